@@ -1,0 +1,2 @@
+//! The `bitbench` command.
+fn main() {}

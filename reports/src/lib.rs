@@ -1,0 +1,1 @@
+//! Results files and reports for bitbench.
