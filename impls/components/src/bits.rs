@@ -1,0 +1,42 @@
+//! Bit helpers shared by the variants: column masks and one-step dilation on the row-major
+//! 6-bit-per-row layout. Keeping them in one place means every variant agrees on the edges.
+
+use crate::Board;
+
+/// All valid cells.
+pub(crate) const FULL: u128 = Board::FULL;
+
+/// Every cell in one column, `col` in `0..6`.
+pub(crate) const fn column(col: usize) -> u128 {
+    let mut m = 0u128;
+    let mut row = 0;
+    while row < Board::HEIGHT {
+        m |= 1 << (row * Board::WIDTH + col);
+        row += 1;
+    }
+    m
+}
+
+/// Cells not in the left column: where a `<< 1` may land without wrapping a row.
+pub(crate) const NOT_LEFT: u128 = FULL & !column(0);
+/// Cells not in the right column: where a `>> 1` may land without wrapping a row.
+pub(crate) const NOT_RIGHT: u128 = FULL & !column(Board::WIDTH - 1);
+
+/// `x` together with its 4-neighbours (clipped to the board).
+#[inline(always)]
+pub(crate) fn dilate(x: u128) -> u128 {
+    (x | (x << 1) & NOT_LEFT | (x >> 1) & NOT_RIGHT | (x << Board::WIDTH) | (x >> Board::WIDTH))
+        & FULL
+}
+
+/// The 4-neighbours of cell `i` (row-major index) as indices, `None` past an edge.
+#[inline]
+pub(crate) fn neighbours(i: usize) -> [Option<usize>; 4] {
+    let (row, col) = (i / Board::WIDTH, i % Board::WIDTH);
+    [
+        (row > 0).then(|| i - Board::WIDTH),
+        (col > 0).then(|| i - 1),
+        (col + 1 < Board::WIDTH).then_some(i + 1),
+        (row + 1 < Board::HEIGHT).then_some(i + Board::WIDTH),
+    ]
+}
