@@ -1,2 +1,153 @@
-//! The `bitbench` command.
-fn main() {}
+//! The `bitbench` command line.
+
+use clap::{Parser, Subcommand};
+use harness::bench::BenchOptions;
+use harness::check::CheckOptions;
+use harness::cmd;
+use harness::error::CliError;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Differential testing and benchmarking of bitboard kernels.
+///
+/// With no subcommand, runs the main job: check every workload, run the
+/// quick benchmark and write a results file.
+///
+/// Exit codes: 0 ok, 1 a check or gate failed, 2 bad usage or input.
+#[derive(Parser)]
+#[command(name = "bitbench", version, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Seed of the main job's generated inputs.
+    #[arg(long, default_value_t = 1, global = true, hide = true)]
+    seed: u64,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every workload, its variants and input sets.
+    List {
+        /// Print a JSON array of {workload, variant, description, available, reason}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve inputs given in the workload's text format.
+    ///
+    /// Example: bitbench solve components '#...../#...../##..#./....../....../....../....../....../....../....../....../......'
+    Solve {
+        /// Workload name (see `bitbench list`).
+        workload: String,
+        /// Variant to use; default: the fastest available.
+        #[arg(long, default_value = "")]
+        variant: String,
+        /// Output format: `text` or a workload-specific one.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Read inputs from a file (the workload's file format).
+        #[arg(long, value_name = "FILE")]
+        input_file: Option<String>,
+        /// Inputs in the workload's text format.
+        inputs: Vec<String>,
+    },
+    /// Run every variant against the oracle on generated inputs and edge cases.
+    ///
+    /// On a disagreement, prints the smallest failing input found, both
+    /// answers and the `bitbench solve` commands that reproduce it; exits 1.
+    Check {
+        /// Workloads to check; default: all.
+        workloads: Vec<String>,
+        /// Generated inputs per input set.
+        #[arg(long, default_value_t = 10_000)]
+        cases: usize,
+        /// Seed of the generated inputs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Verify each variant, then measure throughput and write a results file.
+    Bench {
+        /// Workloads to measure; default: all.
+        workloads: Vec<String>,
+        /// Variants to measure; default: all.
+        #[arg(long, num_args = 1..)]
+        variant: Vec<String>,
+        /// Input sets to measure (see `bitbench list`); default: the workload's.
+        #[arg(long, num_args = 1..)]
+        inputs: Vec<String>,
+        /// Fewer and shorter samples, smaller input sets.
+        #[arg(long)]
+        quick: bool,
+        /// Seed of the generated inputs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Results file; default: results/bench-<timestamp>.json.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bitbench: {e}");
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    let Some(command) = cli.command else {
+        return cmd::main_job::run(cli.seed, None);
+    };
+    match command {
+        Command::List { json } => cmd::list::run(json),
+        Command::Solve {
+            workload,
+            variant,
+            format,
+            input_file,
+            inputs,
+        } => {
+            let w = harness::workloads::find(&workload)?;
+            for line in w.solve_text(&variant, &inputs, input_file.as_deref(), &format)? {
+                println!("{line}");
+            }
+        }
+        Command::Check {
+            workloads,
+            cases,
+            seed,
+        } => cmd::check::run(&cmd::select(&workloads)?, &CheckOptions { cases, seed })?,
+        Command::Bench {
+            workloads,
+            variant,
+            inputs,
+            quick,
+            seed,
+            out,
+        } => {
+            let selected = cmd::select(&workloads)?;
+            if !variant.is_empty() && selected.len() > 1 {
+                return Err(CliError::usage(
+                    "--variant needs exactly one workload (variant names differ between workloads)",
+                ));
+            }
+            let options = BenchOptions {
+                variants: variant,
+                sets: inputs,
+                quick,
+                seed,
+            };
+            cmd::bench::run(&selected, &options, out.as_deref())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,294 @@
+//! Differential checking: every variant against the oracle.
+//!
+//! The oracle is the registry's first variant. Where the workload's cost
+//! model says the oracle would take too long, the fastest variant that
+//! agreed with the oracle on every input it could run becomes the
+//! reference, and the report says so. A disagreement is minimised with the
+//! workload's `shrink` before it is reported, so the user sees the smallest
+//! input that still fails and the command that reproduces it.
+
+use crate::error::CliError;
+use crate::progress;
+use crate::workload::{Solve, Workload, build_solver, solve_one};
+use rayon::prelude::*;
+
+/// What `check` should do.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Generated inputs per check set (edge cases come on top).
+    pub cases: usize,
+    /// Generator seed.
+    pub seed: u64,
+}
+
+/// The outcome of checking one workload.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// Workload name.
+    pub workload: String,
+    /// One line per variant: how many inputs it agreed on.
+    pub summary: Vec<String>,
+    /// Notes such as which reference replaced a skipped oracle.
+    pub notes: Vec<String>,
+    /// Disagreements, minimised.
+    pub failures: Vec<Failure>,
+}
+
+/// One minimised disagreement.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The failing variant.
+    pub variant: String,
+    /// The variant it disagreed with (the oracle or a verified stand-in).
+    pub reference: String,
+    /// Where the input came from (input set or edge case).
+    pub origin: String,
+    /// The minimised input in the spec's text format.
+    pub input: String,
+    /// The minimised input drawn for humans.
+    pub picture: String,
+    /// The reference's answer.
+    pub expected: String,
+    /// The variant's answer.
+    pub got: String,
+}
+
+/// Inputs per parallel work unit: big enough to amortise scheduling, small
+/// enough to keep every variant's outputs in cache.
+const CHUNK: usize = 2048;
+
+/// Steps of shrinking before settling for the input reached so far.
+const SHRINK_LIMIT: usize = 10_000;
+
+type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
+type Named<'a, W> = (
+    &'a str,
+    &'a dyn Solve<<W as Workload>::Input, <W as Workload>::Output>,
+);
+
+/// One input with where it came from.
+#[derive(Clone)]
+struct Case<I> {
+    origin: usize,
+    input: I,
+}
+
+/// One variant's agreement count and first disagreement.
+struct Tally<I> {
+    agreed: u64,
+    skipped: u64,
+    failure: Option<Case<I>>,
+}
+
+impl<I> Tally<I> {
+    fn new() -> Self {
+        Tally {
+            agreed: 0,
+            skipped: 0,
+            failure: None,
+        }
+    }
+
+    fn merge(&mut self, other: Tally<I>) {
+        self.agreed += other.agreed;
+        self.skipped += other.skipped;
+        if self.failure.is_none() {
+            self.failure = other.failure;
+        }
+    }
+}
+
+/// Runs the check for one workload.
+pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, CliError> {
+    let variants = w.variants();
+    let oracle_name = variants
+        .first()
+        .ok_or_else(|| CliError::usage(format!("workload '{}' has no variants", w.name())))?
+        .name;
+    let oracle = build_solver(w, oracle_name)?;
+    let mut report = CheckReport {
+        workload: w.name().to_owned(),
+        ..CheckReport::default()
+    };
+    let mut others: Vec<(&str, Solver<W>)> = Vec::new();
+    for v in &variants[1..] {
+        match &v.unavailable {
+            Some(reason) => report
+                .notes
+                .push(format!("{}: not checked, unavailable ({reason})", v.name)),
+            None => others.push((v.name, build_solver(w, v.name)?)),
+        }
+    }
+
+    // Every input, labelled with its origin for the failure report.
+    let mut origins = Vec::new();
+    let mut cases = Vec::new();
+    for (label, input) in w.edge_cases() {
+        cases.push(Case {
+            origin: origins.len(),
+            input,
+        });
+        origins.push(format!("edge case '{label}'"));
+    }
+    for name in w.check_sets() {
+        let inputs = w
+            .generate(&name, options.seed, options.cases)
+            .map_err(|e| CliError::usage(format!("{}: input set '{name}': {e}", w.name())))?;
+        let origin = origins.len();
+        cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
+        origins.push(format!("input set '{name}' (seed {})", options.seed));
+    }
+
+    // Pass 1: everything the oracle can afford.
+    let mut skip_reason = None;
+    let (affordable, deferred): (Vec<_>, Vec<_>) = cases.into_iter().partition(|c| {
+        let reason = w.skip(oracle_name, &c.input);
+        let affordable = reason.is_none();
+        if skip_reason.is_none() {
+            skip_reason = reason;
+        }
+        affordable
+    });
+    let bar = progress::bar((affordable.len() + deferred.len()) as u64, w.name());
+    let all: Vec<_> = others.iter().map(|(n, s)| (*n, &**s)).collect();
+    let by_oracle = compare(w, &*oracle, &all, &affordable, &bar);
+
+    // Pass 2: inputs beyond the oracle's budget, against a verified stand-in.
+    let mut by_stand_in: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
+    let mut stand_in = None;
+    if !deferred.is_empty() {
+        let reason = skip_reason.unwrap_or_default();
+        let verified = by_oracle
+            .iter()
+            .rposition(|t| t.failure.is_none() && t.agreed > 0);
+        match verified {
+            None => report.notes.push(format!(
+                "{oracle_name} skipped on {} inputs ({reason}) and no variant was verified \
+                 against it on smaller inputs: those inputs were not checked",
+                deferred.len()
+            )),
+            Some(r) => {
+                report.notes.push(format!(
+                    "{oracle_name} skipped on {} inputs ({reason}); reference there: {}, \
+                     which agreed with {oracle_name} on {} inputs",
+                    deferred.len(),
+                    others[r].0,
+                    by_oracle[r].agreed
+                ));
+                let rest: Vec<_> = all.iter().enumerate().filter(|(i, _)| *i != r).collect();
+                let named: Vec<_> = rest.iter().map(|(_, v)| **v).collect();
+                let tallies = compare(w, all[r].1, &named, &deferred, &bar);
+                for ((i, _), t) in rest.into_iter().zip(tallies) {
+                    by_stand_in[i] = Some(t);
+                }
+                stand_in = Some(r);
+            }
+        }
+    }
+    bar.finish_and_clear();
+
+    for (i, (name, solver)) in others.iter().enumerate() {
+        let first = &by_oracle[i];
+        let mut line = format!(
+            "{name}: agreed with {oracle_name} on {} inputs",
+            first.agreed
+        );
+        let mut skipped = first.skipped;
+        let mut failure = first.failure.clone().map(|c| (c, oracle_name, &*oracle));
+        if let (Some(second), Some(r)) = (&by_stand_in[i], stand_in) {
+            line += &format!(", with {} on {}", others[r].0, second.agreed);
+            skipped += second.skipped;
+            if failure.is_none() {
+                failure = second
+                    .failure
+                    .clone()
+                    .map(|c| (c, others[r].0, &*others[r].1));
+            }
+        }
+        if skipped > 0 {
+            line += &format!(" ({skipped} skipped by the cost model)");
+        }
+        if let Some((case, reference_name, reference)) = failure {
+            let small = minimise(w, reference, &**solver, case.input);
+            report.failures.push(Failure {
+                variant: (*name).to_owned(),
+                reference: reference_name.to_owned(),
+                origin: origins[case.origin].clone(),
+                input: w.format_input(&small),
+                picture: w.picture(&small),
+                expected: w.format_output(&solve_one(reference, &small)),
+                got: w.format_output(&solve_one(&**solver, &small)),
+            });
+            line += " — DISAGREES";
+        }
+        report.summary.push(line);
+    }
+    Ok(report)
+}
+
+/// Compares every variant in `others` with `reference` on `cases`, in
+/// parallel chunks, keeping each variant's first disagreement.
+fn compare<W: Workload + ?Sized>(
+    w: &W,
+    reference: &dyn Solve<W::Input, W::Output>,
+    others: &[Named<'_, W>],
+    cases: &[Case<W::Input>],
+    bar: &indicatif::ProgressBar,
+) -> Vec<Tally<W::Input>> {
+    let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
+            let mut expected = vec![W::Output::default(); chunk.len()];
+            reference.solve_batch(&inputs, &mut expected);
+            let tallies = others
+                .iter()
+                .map(|(name, solver)| {
+                    let runnable: Vec<usize> = (0..chunk.len())
+                        .filter(|&i| w.skip(name, &inputs[i]).is_none())
+                        .collect();
+                    let batch: Vec<W::Input> =
+                        runnable.iter().map(|&i| inputs[i].clone()).collect();
+                    let mut got = vec![W::Output::default(); batch.len()];
+                    solver.solve_batch(&batch, &mut got);
+                    let mut tally = Tally::new();
+                    tally.skipped = (chunk.len() - runnable.len()) as u64;
+                    for (k, &i) in runnable.iter().enumerate() {
+                        if w.same(&expected[i], &got[k]) {
+                            tally.agreed += 1;
+                        } else if tally.failure.is_none() {
+                            tally.failure = Some(chunk[i].clone());
+                        }
+                    }
+                    tally
+                })
+                .collect();
+            bar.inc(chunk.len() as u64);
+            tallies
+        })
+        .collect();
+    let mut totals: Vec<Tally<W::Input>> = others.iter().map(|_| Tally::new()).collect();
+    for chunk in per_chunk {
+        for (total, t) in totals.iter_mut().zip(chunk) {
+            total.merge(t);
+        }
+    }
+    totals
+}
+
+/// Greedily shrinks a failing input while the two solvers still disagree.
+fn minimise<W: Workload + ?Sized>(
+    w: &W,
+    reference: &dyn Solve<W::Input, W::Output>,
+    variant: &dyn Solve<W::Input, W::Output>,
+    mut input: W::Input,
+) -> W::Input {
+    let disagrees = |i: &W::Input| !w.same(&solve_one(reference, i), &solve_one(variant, i));
+    for _ in 0..SHRINK_LIMIT {
+        match w.shrink(&input).into_iter().find(|c| disagrees(c)) {
+            Some(smaller) => input = smaller,
+            None => break,
+        }
+    }
+    input
+}

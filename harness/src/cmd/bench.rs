@@ -1,0 +1,197 @@
+//! `bitbench bench`: verify, time, print the table, write the results file.
+
+use crate::bench::BenchOptions;
+use crate::error::CliError;
+use crate::machine;
+use crate::workload::DynWorkload;
+use reports::{Metric, Record, ResultsFile, Status};
+use std::path::{Path, PathBuf};
+
+/// Benchmarks the workloads and writes one results file; returns its path
+/// and contents.
+pub fn run(
+    workloads: &[&dyn DynWorkload],
+    options: &BenchOptions,
+    out: Option<&Path>,
+) -> Result<(PathBuf, ResultsFile), CliError> {
+    let (date, stamp) = machine::now();
+    let path = out.map_or_else(
+        || PathBuf::from(format!("results/bench-{stamp}.json")),
+        Path::to_owned,
+    );
+    ensure_writable(&path)?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut results = ResultsFile::new(date, command, machine::machine(), machine::build());
+    for w in workloads {
+        eprintln!(
+            "benchmarking {}{}",
+            w.name(),
+            if options.quick { " (quick)" } else { "" }
+        );
+        let records = w.bench(options)?;
+        print_table(*w, &records);
+        results.records.extend(records);
+    }
+    results.write(&path)?;
+    println!("results: {}", path.display());
+    Ok((path, results))
+}
+
+/// Fails early, before minutes of measuring, when `path` cannot be written.
+fn ensure_writable(path: &Path) -> Result<(), CliError> {
+    let fail =
+        |e: std::io::Error| CliError::usage(format!("--out {}: cannot write: {e}", path.display()));
+    if path.is_dir() {
+        return Err(CliError::usage(format!(
+            "--out {}: is a directory, expected a file name",
+            path.display()
+        )));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(".probe");
+    std::fs::File::create(&probe).map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
+/// Prints time per element (median ± MAD) and speedup over the oracle,
+/// one row per input set and one column per variant.
+pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
+    let variants: Vec<&str> = w
+        .variants()
+        .iter()
+        .map(|v| v.name)
+        .filter(|v| records.iter().any(|r| r.variant == *v))
+        .collect();
+    let mut sets: Vec<&str> = Vec::new();
+    for r in records {
+        if !sets.contains(&r.input_set.as_str()) {
+            sets.push(&r.input_set);
+        }
+    }
+    let Some(oracle) = w.variants().first().map(|v| v.name) else {
+        return;
+    };
+    let time = |variant: &str, set: &str| {
+        records
+            .iter()
+            .find(|r| r.metric == Metric::Time && r.variant == variant && r.input_set == set)
+    };
+    let unit = records
+        .iter()
+        .find(|r| r.metric == Metric::Time)
+        .map_or("ns", |r| r.unit.as_str());
+    let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
+    let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(16);
+
+    println!("\n{}: time per element ({unit}, median ± MAD)", w.name());
+    print!("{:<set_width$}", "input set");
+    for v in &variants {
+        print!("  {v:>col$}");
+    }
+    println!();
+    for set in &sets {
+        print!("{set:<set_width$}");
+        for v in &variants {
+            let cell = match time(v, set) {
+                Some(r) if r.status == Status::Ok => {
+                    format!("{} ±{}", human_ns(r.median), human_ns(r.mad))
+                }
+                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+                Some(_) => "skipped".to_owned(),
+                None => "-".to_owned(),
+            };
+            print!("  {cell:>col$}");
+        }
+        println!();
+    }
+
+    println!("\n{}: speedup over {oracle}", w.name());
+    print!("{:<set_width$}", "input set");
+    for v in &variants {
+        print!("  {v:>col$}");
+    }
+    println!();
+    for set in &sets {
+        print!("{set:<set_width$}");
+        let base = time(oracle, set).filter(|r| r.status == Status::Ok);
+        for v in &variants {
+            let cell = match (base, time(v, set)) {
+                (Some(b), Some(r)) if r.status == Status::Ok && r.median > 0.0 => {
+                    format!("{:.1}×", b.median / r.median)
+                }
+                _ => "-".to_owned(),
+            };
+            print!("  {cell:>col$}");
+        }
+        println!();
+    }
+
+    let counters: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.metric == Metric::Counter)
+        .collect();
+    if !counters.is_empty() {
+        println!("\n{}: counters", w.name());
+        for r in counters {
+            println!(
+                "  {:<col$} {:<set_width$} {:>14.0} {}",
+                r.variant, r.input_set, r.median, r.unit
+            );
+        }
+    }
+    let problems: Vec<&Record> = records.iter().filter(|r| r.status != Status::Ok).collect();
+    if !problems.is_empty() {
+        println!();
+        for r in problems {
+            let kind = if r.status == Status::Error {
+                "ERROR"
+            } else {
+                "skipped"
+            };
+            println!(
+                "  {kind}: {} on {}: {}",
+                r.variant,
+                r.input_set,
+                r.reason.as_deref().unwrap_or("")
+            );
+        }
+    }
+    println!();
+}
+
+/// Formats nanoseconds with three significant digits and a fitting unit.
+pub fn human_ns(ns: f64) -> String {
+    let (value, unit) = if ns >= 1e9 {
+        (ns / 1e9, "s")
+    } else if ns >= 1e6 {
+        (ns / 1e6, "ms")
+    } else if ns >= 1e3 {
+        (ns / 1e3, "µs")
+    } else {
+        (ns, "ns")
+    };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$}{unit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_ns;
+
+    #[test]
+    fn human_units() {
+        assert_eq!(human_ns(4.567), "4.57ns");
+        assert_eq!(human_ns(12_345.0), "12.3µs");
+        assert_eq!(human_ns(2.5e9), "2.50s");
+        assert_eq!(human_ns(0.0), "0.00ns");
+    }
+}

@@ -1,0 +1,71 @@
+//! `bitbench check`: run every variant against the oracle and report.
+
+use crate::check::{CheckOptions, CheckReport};
+use crate::error::CliError;
+use crate::workload::DynWorkload;
+
+/// Checks the workloads; `Err` with exit code 1 on any disagreement.
+pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(), CliError> {
+    let mut failed = Vec::new();
+    for w in workloads {
+        let started = std::time::Instant::now();
+        eprintln!(
+            "checking {} ({} cases per input set, seed {})",
+            w.name(),
+            options.cases,
+            options.seed
+        );
+        let report = w.check(options)?;
+        print_report(&report);
+        println!(
+            "{}: {} in {:.1} s",
+            w.name(),
+            if report.failures.is_empty() {
+                "ok"
+            } else {
+                "FAILED"
+            },
+            started.elapsed().as_secs_f64()
+        );
+        if !report.failures.is_empty() {
+            failed.push(w.name());
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::failed(format!(
+            "check failed for: {}",
+            failed.join(", ")
+        )))
+    }
+}
+
+fn print_report(report: &CheckReport) {
+    for line in &report.summary {
+        println!("  {line}");
+    }
+    for note in &report.notes {
+        println!("  note: {note}");
+    }
+    for f in &report.failures {
+        println!();
+        println!(
+            "  {} disagrees with {} on this input (minimised; from {}):",
+            f.variant, f.reference, f.origin
+        );
+        for line in f.picture.lines() {
+            println!("      {line}");
+        }
+        println!("    {:>10}: {}", f.reference, f.expected);
+        println!("    {:>10}: {}", f.variant, f.got);
+        println!(
+            "    reproduce: bitbench solve {} --variant {} '{}'",
+            report.workload, f.variant, f.input
+        );
+        println!(
+            "               bitbench solve {} --variant {} '{}'",
+            report.workload, f.reference, f.input
+        );
+    }
+}

@@ -1,0 +1,19 @@
+//! One module per subcommand, like rebar's `src/cmd/`.
+
+pub mod bench;
+pub mod check;
+pub mod list;
+pub mod main_job;
+pub mod solve;
+
+use crate::error::CliError;
+use crate::workload::DynWorkload;
+use crate::workloads;
+
+/// Resolves workload names from the command line; empty means all.
+pub fn select(names: &[String]) -> Result<Vec<&'static dyn DynWorkload>, CliError> {
+    if names.is_empty() {
+        return Ok(workloads::all().to_vec());
+    }
+    names.iter().map(|n| workloads::find(n)).collect()
+}

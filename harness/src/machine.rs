@@ -1,0 +1,146 @@
+//! What machine and build a run measured, for the results file.
+//!
+//! Figures without their context are useless: a results file records the
+//! CPU model and flags, the compiler, the target-cpu level and the commit,
+//! so that two files can be compared knowingly.
+
+use reports::{Build, Machine};
+use std::process::Command;
+
+/// CPU flags worth recording: the ones kernels and target-cpu levels use.
+const INTERESTING_FLAGS: &[&str] = &[
+    "sse2",
+    "ssse3",
+    "sse4_1",
+    "sse4_2",
+    "popcnt",
+    "avx",
+    "avx2",
+    "bmi1",
+    "bmi2",
+    "fma",
+    "lzcnt",
+    "movbe",
+    "avx512f",
+    "avx512bw",
+    "avx512cd",
+    "avx512dq",
+    "avx512vl",
+    "avx512_vbmi",
+    "avx512_vbmi2",
+    "avx512_vpopcntdq",
+    "avx512_bitalg",
+    "gfni",
+];
+
+/// Describes this machine (reads `/proc` where available).
+pub fn machine() -> Machine {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        cpuinfo
+            .lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    let flags = field("flags").unwrap_or_default();
+    let cpu_flags = flags
+        .split_whitespace()
+        .filter(|f| INTERESTING_FLAGS.contains(f))
+        .map(str::to_owned)
+        .collect();
+    let os_release = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_default();
+    Machine {
+        cpu_model: field("model name").unwrap_or_else(|| std::env::consts::ARCH.to_owned()),
+        cpu_flags,
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        os: format!("{} {os_release}", std::env::consts::OS)
+            .trim()
+            .to_owned(),
+        rustc: env!("BITBENCH_RUSTC").to_owned(),
+        git_commit: git_commit(),
+    }
+}
+
+/// Describes how this binary was built.
+pub fn build() -> Build {
+    Build {
+        target_cpu: target_cpu().to_owned(),
+        features: compiled_features(),
+        profile: env!("BITBENCH_PROFILE").to_owned(),
+    }
+}
+
+/// The `-C target-cpu` this binary was built with, or `default`.
+pub fn target_cpu() -> &'static str {
+    env!("BITBENCH_TARGET_CPU")
+}
+
+fn git_commit() -> Option<String> {
+    let out = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+fn compiled_features() -> Vec<String> {
+    let mut features = Vec::new();
+    macro_rules! probe {
+        ($($f:tt),*) => {$(
+            if cfg!(target_feature = $f) {
+                features.push($f.to_owned());
+            }
+        )*};
+    }
+    probe!(
+        "sse2", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi1", "bmi2", "fma",
+        "lzcnt", "avx512f", "avx512bw", "avx512vl"
+    );
+    features
+}
+
+/// The current UTC time as RFC 3339, and a compact stamp for file names.
+pub fn now() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    let (hh, mm, ss) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    (
+        format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z"),
+        format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}"),
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// algorithm), so no date crate is needed for one timestamp.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
+    }
+}

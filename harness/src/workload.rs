@@ -1,0 +1,270 @@
+//! The `Workload` adapter: what the harness needs to know about a kernel.
+//!
+//! Each impls crate is a plain library with its own types and trait. An
+//! adapter implementing [`Workload`] maps it onto the harness's generic
+//! machinery (verification, timing, results), and the blanket
+//! [`DynWorkload`] impl erases the types so the CLI can hold every workload
+//! in one list. Adding a workload is one adapter; nothing generic changes.
+
+use crate::bench::{self, BenchOptions};
+use crate::check::{self, CheckOptions, CheckReport};
+use crate::error::CliError;
+use reports::Record;
+
+/// One implementation of a workload, as the harness lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Registry name, e.g. `swar`.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// `Some(reason)` when this machine cannot run the variant.
+    pub unavailable: Option<String>,
+}
+
+impl VariantInfo {
+    /// Builds the entry for a registry variant from the CPU features it
+    /// needs and whether its constructor succeeded.
+    pub fn new(
+        name: &'static str,
+        description: &'static str,
+        features: &[&str],
+        available: bool,
+    ) -> Self {
+        let unavailable = (!available).then(|| {
+            if features.is_empty() {
+                "not supported on this machine".to_owned()
+            } else {
+                format!("this CPU lacks {}", features.join("+"))
+            }
+        });
+        VariantInfo {
+            name,
+            description,
+            unavailable,
+        }
+    }
+}
+
+/// A named input set or input-set pattern, for `list` and `--help`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputSetInfo {
+    /// The name or pattern, e.g. `density:P`.
+    pub pattern: &'static str,
+    /// What the set holds.
+    pub description: &'static str,
+}
+
+/// A ready-to-run implementation: the batch entry point the harness times.
+pub trait Solve<I, O>: Send + Sync {
+    /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
+    fn solve_batch(&self, inputs: &[I], out: &mut [O]);
+}
+
+/// A kernel as the harness sees it.
+///
+/// Inputs and outputs are the impls crate's own types; the adapter supplies
+/// the names, text formats, generators and the cost model.
+pub trait Workload: Send + Sync + 'static {
+    /// One problem instance (a board, a position, a depth and board, ...).
+    type Input: Clone + Send + Sync + 'static;
+    /// One answer.
+    type Output: Clone + Default + Send + Sync + 'static;
+
+    /// Registry name, e.g. `components`.
+    fn name(&self) -> &'static str;
+    /// One-line description.
+    fn description(&self) -> &'static str;
+    /// What one element of throughput is, plural: `boards`, `solves`, ...
+    fn unit(&self) -> &'static str;
+
+    /// Every variant, the oracle first.
+    fn variants(&self) -> Vec<VariantInfo>;
+    /// Builds a variant, or `None` when it is unknown or unavailable here.
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Self::Input, Self::Output>>>;
+
+    /// The input sets `generate` understands, for help texts.
+    fn input_sets(&self) -> Vec<InputSetInfo>;
+    /// The sets `bench` measures when none are named.
+    fn bench_sets(&self, quick: bool) -> Vec<String>;
+    /// The sets `check` samples, each with `--cases` inputs.
+    fn check_sets(&self) -> Vec<String>;
+    /// Expands a set name that stands for several (a sweep) into its
+    /// members, each measured as its own record. Plain names map to
+    /// themselves; unknown names are left for `generate` to reject.
+    fn expand_set(&self, name: &str, quick: bool) -> Vec<String> {
+        let _ = quick;
+        vec![name.to_owned()]
+    }
+    /// How many inputs one bench sample holds when the set has no fixed size.
+    fn bench_batch(&self, quick: bool) -> usize {
+        if quick { 1024 } else { 4096 }
+    }
+    /// Generates set `name` deterministically from `seed`. Open-ended sets
+    /// return `n` inputs; fixed sets (a list of tests) return their own.
+    /// An unknown or malformed name is an `Err` with a one-line reason.
+    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Self::Input>, String>;
+    /// Inputs every `check` includes, with a label each.
+    fn edge_cases(&self) -> Vec<(String, Self::Input)> {
+        Vec::new()
+    }
+
+    /// Parses one input in the spec's text format; `Err` is one line.
+    fn parse_input(&self, text: &str) -> Result<Self::Input, String>;
+    /// Parses the contents of `--input-file`: by default one input a line,
+    /// blank lines and `#` comments skipped.
+    fn parse_input_file(&self, text: &str) -> Result<Vec<Self::Input>, String> {
+        text.lines()
+            .enumerate()
+            .map(|(i, line)| (i, line.trim()))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with("//"))
+            .map(|(i, line)| {
+                self.parse_input(line)
+                    .map_err(|e| format!("line {}: {e}", i + 1))
+            })
+            .collect()
+    }
+    /// Formats an input so `parse_input` reads it back (for repro commands).
+    fn format_input(&self, input: &Self::Input) -> String;
+    /// A multi-line picture of an input for failure reports.
+    fn picture(&self, input: &Self::Input) -> String {
+        self.format_input(input)
+    }
+    /// Formats an answer in the spec's text format.
+    fn format_output(&self, output: &Self::Output) -> String;
+    /// Extra output formats `solve --format` accepts besides `text`.
+    fn output_formats(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Formats an answer in one of [`Workload::output_formats`].
+    fn format_output_as(&self, format: &str, output: &Self::Output) -> String {
+        let _ = format;
+        self.format_output(output)
+    }
+    /// Whether two answers agree (canonical comparison).
+    fn same(&self, a: &Self::Output, b: &Self::Output) -> bool;
+
+    /// Throughput elements one solved input stands for (default 1).
+    fn elements(&self, input: &Self::Input, output: &Self::Output) -> u64 {
+        let _ = (input, output);
+        1
+    }
+    /// Workload counters reported beside time, per solved input
+    /// (e.g. search nodes), as `(unit, value)`.
+    fn counters(&self, output: &Self::Output) -> Vec<(&'static str, u64)> {
+        let _ = output;
+        Vec::new()
+    }
+    /// The cost model: `Some(reason)` when `variant` would take too long on
+    /// `input` and must be skipped.
+    fn skip(&self, variant: &str, input: &Self::Input) -> Option<String> {
+        let _ = (variant, input);
+        None
+    }
+    /// Inputs one step smaller than `input`, for minimising a failure.
+    fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> {
+        let _ = input;
+        Vec::new()
+    }
+}
+
+/// A type-erased workload: what the CLI holds in its registry.
+pub trait DynWorkload: Send + Sync {
+    /// Registry name.
+    fn name(&self) -> &'static str;
+    /// One-line description.
+    fn description(&self) -> &'static str;
+    /// Throughput unit, plural.
+    fn unit(&self) -> &'static str;
+    /// Every variant, the oracle first.
+    fn variants(&self) -> Vec<VariantInfo>;
+    /// Input sets for help texts.
+    fn input_sets(&self) -> Vec<InputSetInfo>;
+    /// Extra `solve --format` names.
+    fn output_formats(&self) -> &'static [&'static str];
+    /// Solves text inputs with `variant`, returning one output line each.
+    fn solve_text(
+        &self,
+        variant: &str,
+        inputs: &[String],
+        input_file: Option<&str>,
+        format: &str,
+    ) -> Result<Vec<String>, CliError>;
+    /// Runs the differential check.
+    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
+    /// Verifies then times; returns the records.
+    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
+}
+
+impl<W: Workload> DynWorkload for W {
+    fn name(&self) -> &'static str {
+        Workload::name(self)
+    }
+    fn description(&self) -> &'static str {
+        Workload::description(self)
+    }
+    fn unit(&self) -> &'static str {
+        Workload::unit(self)
+    }
+    fn variants(&self) -> Vec<VariantInfo> {
+        Workload::variants(self)
+    }
+    fn input_sets(&self) -> Vec<InputSetInfo> {
+        Workload::input_sets(self)
+    }
+    fn output_formats(&self) -> &'static [&'static str] {
+        Workload::output_formats(self)
+    }
+    fn solve_text(
+        &self,
+        variant: &str,
+        inputs: &[String],
+        input_file: Option<&str>,
+        format: &str,
+    ) -> Result<Vec<String>, CliError> {
+        crate::cmd::solve::solve(self, variant, inputs, input_file, format)
+    }
+    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError> {
+        check::run(self, options)
+    }
+    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
+        bench::run(self, options)
+    }
+}
+
+/// Looks up a variant and builds it, with the CLI's error for each way that
+/// can fail.
+pub fn build_solver<W: Workload + ?Sized>(
+    workload: &W,
+    variant: &str,
+) -> Result<Box<dyn Solve<W::Input, W::Output>>, CliError> {
+    let variants = workload.variants();
+    let Some(info) = variants.iter().find(|v| v.name == variant) else {
+        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+        return Err(CliError::usage(format!(
+            "unknown variant '{variant}' for workload '{}' (known: {})",
+            workload.name(),
+            names.join(", ")
+        )));
+    };
+    if let Some(reason) = &info.unavailable {
+        return Err(CliError::usage(format!(
+            "variant '{variant}' of '{}' is unavailable: {reason}",
+            workload.name()
+        )));
+    }
+    workload.solver(variant).ok_or_else(|| {
+        CliError::usage(format!(
+            "variant '{variant}' of '{}' could not be built on this machine",
+            workload.name()
+        ))
+    })
+}
+
+/// Solves one input with a solver (a batch of one).
+pub fn solve_one<I: Clone, O: Default>(solver: &dyn Solve<I, O>, input: &I) -> O {
+    let mut out = [O::default()];
+    solver.solve_batch(std::slice::from_ref(input), &mut out);
+    let [o] = out;
+    o
+}

@@ -1,0 +1,178 @@
+//! Adapter for `impls/components`: connected components of a 6×12 bitboard.
+//!
+//! One adapter serves both problem definitions the crate offers — all
+//! components, and the `groups4` rule (only components of 4+ cells) — since
+//! they share boards, formats and input sets and differ only in registry.
+
+use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use components::{Board, Labeler, Variant};
+
+/// A components problem definition: a name and the registry that solves it.
+pub struct Components {
+    name: &'static str,
+    description: &'static str,
+    registry: fn() -> Vec<Variant>,
+}
+
+/// All connected components (the baseline problem).
+pub const ALL: Components = Components {
+    name: "components",
+    description: "4-connected components of a 6×12 bitboard",
+    registry: components::variants,
+};
+
+/// The Smash the Code rule: only components of at least 4 cells.
+pub const GROUPS4: Components = Components {
+    name: "components-groups4",
+    description: "4-connected components of 4+ cells of a 6×12 bitboard (Smash the Code)",
+    registry: components::groups4_variants,
+};
+
+/// Densities of the sweep, 0.05 to 0.95 in steps of 0.05.
+fn sweep() -> impl Iterator<Item = String> {
+    // Dividing (rather than multiplying by 0.05) gives the double nearest to
+    // each decimal, which prints as the short name (`0.15`, not `0.15000000000000002`).
+    (1..=19).map(|i| format!("density:{}", f64::from(i) / 20.0))
+}
+
+struct Batch(Box<dyn Labeler>);
+
+impl Solve<Board, components::Components> for Batch {
+    fn solve_batch(&self, inputs: &[Board], out: &mut [components::Components]) {
+        self.0.label_batch(inputs, out);
+    }
+}
+
+impl Workload for Components {
+    type Input = Board;
+    type Output = components::Components;
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn description(&self) -> &'static str {
+        self.description
+    }
+    fn unit(&self) -> &'static str {
+        "boards"
+    }
+
+    fn variants(&self) -> Vec<VariantInfo> {
+        (self.registry)()
+            .iter()
+            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .collect()
+    }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Board, components::Components>>> {
+        let v = (self.registry)().into_iter().find(|v| v.name == variant)?;
+        let labeler = (v.make)()?;
+        Some(Box::new(Batch(labeler)))
+    }
+
+    fn input_sets(&self) -> Vec<InputSetInfo> {
+        vec![
+            InputSetInfo {
+                pattern: "density:P",
+                description: "each cell set independently with probability P (0 < P < 1)",
+            },
+            InputSetInfo {
+                pattern: "density-sweep",
+                description: "density:0.05 … density:0.95 in steps of 0.05 (bench only)",
+            },
+            InputSetInfo {
+                pattern: "seed",
+                description: "the seed write-up's AND of three random words (P = 1/8)",
+            },
+            InputSetInfo {
+                pattern: "game",
+                description: "Smash the Code boards (gravity, 5 colours + skulls) split per colour",
+            },
+        ]
+    }
+    fn bench_sets(&self, _quick: bool) -> Vec<String> {
+        [
+            "density:0.125",
+            "density:0.5",
+            "density:0.875",
+            "seed",
+            "game",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+    fn check_sets(&self) -> Vec<String> {
+        sweep().chain(["seed".into(), "game".into()]).collect()
+    }
+    fn expand_set(&self, name: &str, _quick: bool) -> Vec<String> {
+        match name {
+            "density-sweep" => sweep().collect(),
+            _ => vec![name.to_owned()],
+        }
+    }
+    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Board>, String> {
+        match name.split_once(':') {
+            Some(("density", p)) => {
+                let p: f64 = p
+                    .parse()
+                    .map_err(|_| format!("density '{p}' is not a number"))?;
+                if !(p > 0.0 && p < 1.0) {
+                    return Err(format!("density {p} is outside (0, 1)"));
+                }
+                Ok(components::inputs::density(p, seed, n))
+            }
+            None if name == "seed" => Ok(components::inputs::seed_set(seed, n)),
+            None if name == "game" => Ok(components::inputs::game(seed, n)),
+            _ => Err("unknown input set (known: density:P, density-sweep, seed, game)".into()),
+        }
+    }
+    fn edge_cases(&self) -> Vec<(String, Board)> {
+        components::inputs::edge_cases()
+            .into_iter()
+            .map(|(label, board)| (label.to_owned(), board))
+            .collect()
+    }
+
+    fn parse_input(&self, text: &str) -> Result<Board, String> {
+        text.parse()
+            .map_err(|e: components::ParseBoardError| e.to_string())
+    }
+    fn format_input(&self, input: &Board) -> String {
+        input.to_string()
+    }
+    fn picture(&self, input: &Board) -> String {
+        input.picture()
+    }
+    fn format_output(&self, output: &components::Components) -> String {
+        output.to_string()
+    }
+    fn same(&self, a: &components::Components, b: &components::Components) -> bool {
+        a == b
+    }
+    fn shrink(&self, input: &Board) -> Vec<Board> {
+        components::inputs::shrink(*input).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_names_are_short_and_parse() {
+        let names: Vec<String> = sweep().collect();
+        assert_eq!(names.len(), 19);
+        assert_eq!(names[0], "density:0.05");
+        assert_eq!(names[18], "density:0.95");
+        for n in &names {
+            assert!(n.len() <= 12, "{n}");
+            assert_eq!(ALL.generate(n, 1, 3).unwrap().len(), 3);
+        }
+    }
+
+    #[test]
+    fn bad_set_names_are_errors() {
+        assert!(ALL.generate("density:1.5", 1, 3).is_err());
+        assert!(ALL.generate("density:x", 1, 3).is_err());
+        assert!(ALL.generate("nope", 1, 3).is_err());
+    }
+}

@@ -1,0 +1,322 @@
+//! The results file: one versioned JSON document per run.
+//!
+//! Every tool in bitbench speaks this format — `bench` and `count` write it,
+//! `compare`, `export` and `report` read it — so it lives here, apart from
+//! any kernel, and is written atomically so a crashed run never leaves half
+//! a file behind.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The schema version this build writes and reads.
+///
+/// Bump it when a field changes meaning or a required field is added;
+/// readers reject files with another major version instead of guessing.
+pub const SCHEMA: u32 = 1;
+
+/// One run's results.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResultsFile {
+    /// Schema version, see [`SCHEMA`].
+    pub schema: u32,
+    /// When the run started, as RFC 3339 UTC (`2026-11-22T10:00:00Z`).
+    pub date: String,
+    /// The exact command line that produced the file.
+    pub command: String,
+    /// The machine the run measured.
+    pub machine: Machine,
+    /// How the measuring binary was built.
+    pub build: Build,
+    /// One record per (workload, variant, input set, target-cpu, metric).
+    pub records: Vec<Record>,
+}
+
+/// The machine a run measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    /// CPU model name, e.g. `AMD EPYC 9454P 48-Core Processor`.
+    pub cpu_model: String,
+    /// CPU feature flags relevant to the kernels (sse4.2, avx2, avx512bw, ...).
+    pub cpu_flags: Vec<String>,
+    /// Logical cores available to the process.
+    pub cores: usize,
+    /// Operating system and kernel release.
+    pub os: String,
+    /// `rustc -V` of the compiler that built the measuring binary.
+    pub rustc: String,
+    /// `git rev-parse HEAD` of the measured tree, if known.
+    pub git_commit: Option<String>,
+}
+
+/// How the measuring binary was built.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Build {
+    /// The `-C target-cpu` level, or `default` when none was given.
+    pub target_cpu: String,
+    /// Target features enabled at compile time (not runtime-detected ones).
+    pub features: Vec<String>,
+    /// Cargo profile (`release`, `bench`, `debug`).
+    pub profile: String,
+}
+
+/// What a record measured.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Wall-clock nanoseconds per element.
+    #[default]
+    Time,
+    /// Instructions retired per element (callgrind).
+    Instructions,
+    /// A workload-defined counter per element, such as search nodes.
+    Counter,
+}
+
+impl Metric {
+    /// The lowercase name used in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Time => "time",
+            Metric::Instructions => "instructions",
+            Metric::Counter => "counter",
+        }
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a record holds a measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Measured; the statistics are meaningful.
+    #[default]
+    Ok,
+    /// The variant gave a wrong answer during verification; never timed.
+    Error,
+    /// Not run, for the stated reason (cost model, missing CPU feature, ...).
+    Skipped,
+}
+
+/// One measurement: the statistics of many samples, normalised per element.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Workload name, e.g. `components`.
+    pub workload: String,
+    /// Variant name, e.g. `swar`.
+    pub variant: String,
+    /// Input set name, e.g. `density:0.5`.
+    pub input_set: String,
+    /// The `-C target-cpu` level of the binary that measured this.
+    pub target_cpu: String,
+    /// What was measured.
+    pub metric: Metric,
+    /// Unit of the statistics, e.g. `ns/board`, `instructions/board`, `nodes/solution`.
+    pub unit: String,
+    /// Whether this record holds a measurement.
+    #[serde(default)]
+    pub status: Status,
+    /// Why the record is an error or was skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Median over samples, per element.
+    pub median: f64,
+    /// Median absolute deviation over samples, per element.
+    pub mad: f64,
+    /// Fastest sample, per element.
+    pub min: f64,
+    /// Slowest sample, per element.
+    pub max: f64,
+    /// Number of samples taken.
+    pub samples: u32,
+    /// Elements processed in one sample (boards, solves, nodes, ...).
+    pub elements_per_sample: u64,
+    /// Where the record came from when files were merged (a label or path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl Record {
+    /// The identity two runs are compared by.
+    pub fn key(&self) -> RecordKey<'_> {
+        RecordKey {
+            workload: &self.workload,
+            variant: &self.variant,
+            input_set: &self.input_set,
+            target_cpu: &self.target_cpu,
+            metric: self.metric,
+            unit: &self.unit,
+        }
+    }
+}
+
+/// The identity of a record across runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RecordKey<'a> {
+    /// Workload name.
+    pub workload: &'a str,
+    /// Variant name.
+    pub variant: &'a str,
+    /// Input set name.
+    pub input_set: &'a str,
+    /// Target-cpu level.
+    pub target_cpu: &'a str,
+    /// Metric.
+    pub metric: Metric,
+    /// Unit (distinguishes counters of one metric kind).
+    pub unit: &'a str,
+}
+
+/// Why a results file could not be read or written.
+#[derive(Debug)]
+pub enum ResultsError {
+    /// The file could not be opened, read or written.
+    Io(PathBuf, std::io::Error),
+    /// The file is not a results document.
+    Parse(PathBuf, serde_json::Error),
+    /// The file is a results document of another schema version.
+    Schema(PathBuf, u32),
+}
+
+impl fmt::Display for ResultsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultsError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            ResultsError::Parse(p, e) => {
+                write!(f, "{}: not a bitbench results file ({e})", p.display())
+            }
+            ResultsError::Schema(p, v) => write!(
+                f,
+                "{}: results schema {v} is not supported (this build reads schema {SCHEMA})",
+                p.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ResultsError {}
+
+impl ResultsFile {
+    /// An empty results file for this schema.
+    pub fn new(date: String, command: String, machine: Machine, build: Build) -> Self {
+        ResultsFile {
+            schema: SCHEMA,
+            date,
+            command,
+            machine,
+            build,
+            records: Vec::new(),
+        }
+    }
+
+    /// Reads and validates a results file.
+    pub fn read(path: &Path) -> Result<Self, ResultsError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ResultsError::Io(path.to_owned(), e))?;
+        Self::from_json(path, &text)
+    }
+
+    /// Parses a results document; `path` only names it in errors.
+    pub fn from_json(path: &Path, text: &str) -> Result<Self, ResultsError> {
+        #[derive(Deserialize)]
+        struct Version {
+            schema: u32,
+        }
+        let version: Version =
+            serde_json::from_str(text).map_err(|e| ResultsError::Parse(path.to_owned(), e))?;
+        if version.schema != SCHEMA {
+            return Err(ResultsError::Schema(path.to_owned(), version.schema));
+        }
+        serde_json::from_str(text).map_err(|e| ResultsError::Parse(path.to_owned(), e))
+    }
+
+    /// Writes the file atomically: a temporary file beside it, then a rename.
+    pub fn write(&self, path: &Path) -> Result<(), ResultsError> {
+        let io = |e| ResultsError::Io(path.to_owned(), e);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp{}", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        let result = (|| {
+            let mut file = std::fs::File::create(&tmp)?;
+            serde_json::to_writer_pretty(&mut file, self).map_err(std::io::Error::other)?;
+            file.write_all(b"\n")?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(io)
+    }
+
+    /// Records of one workload, in file order.
+    pub fn workload<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Record> + 'a {
+        self.records.iter().filter(move |r| r.workload == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ResultsFile {
+        let mut file = ResultsFile::new(
+            "2026-11-22T00:00:00Z".into(),
+            "bitbench bench".into(),
+            Machine::default(),
+            Build::default(),
+        );
+        file.records.push(Record {
+            workload: "components".into(),
+            variant: "swar".into(),
+            input_set: "density:0.5".into(),
+            target_cpu: "default".into(),
+            metric: Metric::Time,
+            unit: "ns/board".into(),
+            median: 12.5,
+            samples: 3,
+            elements_per_sample: 4096,
+            ..Record::default()
+        });
+        file
+    }
+
+    #[test]
+    fn round_trips_through_an_atomic_write() {
+        let dir = std::env::temp_dir().join(format!("bitbench-results-{}", std::process::id()));
+        let path = dir.join("nested/run.json");
+        let file = sample();
+        file.write(&path).unwrap();
+        assert_eq!(ResultsFile::read(&path).unwrap(), file);
+        let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers, vec![std::ffi::OsString::from("run.json")]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn rejects_other_schemas_and_non_results() {
+        let mut json = serde_json::to_value(sample()).unwrap();
+        json["schema"] = 99.into();
+        let err = ResultsFile::from_json(Path::new("x.json"), &json.to_string()).unwrap_err();
+        assert!(matches!(err, ResultsError::Schema(_, 99)), "{err}");
+        let err = ResultsFile::from_json(Path::new("x.json"), "[1, 2]").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("x.json: not a bitbench results file")
+        );
+    }
+}
