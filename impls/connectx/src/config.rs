@@ -1,0 +1,202 @@
+//! Game configurations (`WxHkK`) and the bitboard geometry derived from them.
+//!
+//! [`Config`] is Kaggle's `columns`, `rows` and `inarow`; [`Geometry`] holds
+//! what the bitboard code needs for one configuration (column masks, the four
+//! line directions and the log-doubling shift schedule), computed once.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Error;
+use crate::bits::Bits;
+
+/// A ConnectX configuration: `columns` W, `rows` H, `inarow` K.
+///
+/// Invariants (checked by [`Config::new`]): `W, H >= 1`, `W*(H+1) <= 128` and
+/// `1 <= K <= max(W, H)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Config {
+    columns: u8,
+    rows: u8,
+    inarow: u8,
+}
+
+impl Config {
+    /// Kaggle's default: 7 columns, 6 rows, 4 in a row.
+    pub const STANDARD: Config = Config {
+        columns: 7,
+        rows: 6,
+        inarow: 4,
+    };
+
+    /// Validates and builds a configuration.
+    pub fn new(columns: usize, rows: usize, inarow: usize) -> Result<Config, String> {
+        if columns == 0 || rows == 0 {
+            return Err(format!("board {columns}x{rows} has no cells"));
+        }
+        let bits = columns.saturating_mul(rows.saturating_add(1));
+        if bits > 128 {
+            return Err(format!(
+                "board {columns}x{rows} needs W*(H+1) = {bits} bits, more than 128"
+            ));
+        }
+        if inarow == 0 || inarow > columns.max(rows) {
+            return Err(format!(
+                "k = {inarow} is impossible on a {columns}x{rows} board (need 1..={})",
+                columns.max(rows)
+            ));
+        }
+        // All three fit in u8: bits <= 128 bounds columns and rows.
+        Ok(Config {
+            columns: columns as u8,
+            rows: rows as u8,
+            inarow: inarow as u8,
+        })
+    }
+
+    /// Number of columns W.
+    pub fn columns(self) -> usize {
+        usize::from(self.columns)
+    }
+
+    /// Number of rows H.
+    pub fn rows(self) -> usize {
+        usize::from(self.rows)
+    }
+
+    /// Stones in a row needed to win, K.
+    pub fn inarow(self) -> usize {
+        usize::from(self.inarow)
+    }
+
+    /// Number of cells W*H (the longest possible game).
+    pub fn cells(self) -> usize {
+        self.columns() * self.rows()
+    }
+
+    /// Bits used by the bitboard, W*(H+1).
+    pub fn bits(self) -> u32 {
+        (self.columns() * (self.rows() + 1)) as u32
+    }
+
+    /// Whether the `u64` fast path can hold this board.
+    pub fn fits_u64(self) -> bool {
+        self.bits() <= 64
+    }
+
+    /// The bitboard bit of Kaggle's cell (row `row` from the top, column `col`):
+    /// `col*(H+1) + (H-1-row)`.
+    pub fn bit_index(self, row: usize, col: usize) -> u32 {
+        (col * (self.rows() + 1) + (self.rows() - 1 - row)) as u32
+    }
+}
+
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}k{}", self.columns, self.rows, self.inarow)
+    }
+}
+
+impl FromStr for Config {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Config, Error> {
+        let bad = |reason: String| Error::new(s, reason);
+        let text = s.trim();
+        let (w, rest) = text
+            .split_once(['x', 'X'])
+            .ok_or_else(|| bad("expected a configuration like 7x6k4".into()))?;
+        let (h, k) = rest
+            .split_once(['k', 'K'])
+            .ok_or_else(|| bad("expected a configuration like 7x6k4".into()))?;
+        let num = |part: &str, what: &str| {
+            part.parse::<usize>()
+                .map_err(|_| bad(format!("{what} {part:?} is not a number")))
+        };
+        Config::new(num(w, "columns")?, num(h, "rows")?, num(k, "k")?).map_err(bad)
+    }
+}
+
+/// Most shift steps a run-length doubling needs (K <= 127 takes at most 7).
+const MAX_STEPS: usize = 8;
+
+/// Bitboard constants of one configuration, for one word type.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry<B> {
+    /// Bit 0 of every column (the bottom row).
+    pub bottom: B,
+    /// Every playable cell (all bits except the spare bit on top of each column).
+    pub board: B,
+    /// Per doubling step, the right shift for each of the four directions.
+    pub shifts: [[u32; 4]; MAX_STEPS],
+    /// How many entries of `shifts` are used.
+    pub steps: usize,
+}
+
+impl<B: Bits> Geometry<B> {
+    /// Derives the masks and the shift schedule; `B` must hold `config.bits()`.
+    pub fn new(config: Config) -> Geometry<B> {
+        assert!(config.bits() <= B::WIDTH, "{config} does not fit the word");
+        let (w, h, k) = (config.columns(), config.rows(), config.inarow());
+        let stride = (h + 1) as u32;
+        let mut bottom = B::ZERO;
+        for c in 0..w as u32 {
+            bottom |= B::ONE << (c * stride);
+        }
+        let mut board = B::ZERO;
+        for r in 0..h as u32 {
+            board |= bottom << r;
+        }
+        // Vertical, horizontal and the two diagonals. A direction that cannot
+        // hold K stones would need shifts wider than the word, so it borrows
+        // a direction that can (duplicating a direction changes no OR).
+        let dirs = [1, stride, stride - 1, stride + 1];
+        let possible = [k <= h, k <= w, k <= w.min(h), k <= w.min(h)];
+        let fallback = dirs[possible.iter().position(|&p| p).unwrap_or(0)];
+        let dirs: [u32; 4] = std::array::from_fn(|j| if possible[j] { dirs[j] } else { fallback });
+        let mut shifts = [[0; 4]; MAX_STEPS];
+        let mut steps = 0;
+        let mut run = 1;
+        while run < k {
+            // Double the run while that stays <= K, then close the gap with one
+            // overlapping step of K - run (< run).
+            let step = if 2 * run <= k { run } else { k - run };
+            shifts[steps] = dirs.map(|d| d * step as u32);
+            steps += 1;
+            run += step;
+        }
+        Geometry {
+            bottom,
+            board,
+            shifts,
+            steps,
+        }
+    }
+
+    /// Whether `stones` contain K aligned in any direction (Tromp/Pons shifts).
+    #[inline(always)]
+    pub fn has_line(&self, stones: B) -> bool {
+        self.has_lines([stones])[0]
+    }
+
+    /// [`has_line`](Geometry::has_line) for several boards at once: their
+    /// 4·N shift chains are independent, so they overlap in the pipeline.
+    #[inline(always)]
+    pub fn has_lines<const N: usize>(&self, stones: [B; N]) -> [bool; N] {
+        let mut m = stones.map(|s| [s; 4]);
+        for s in &self.shifts[..self.steps] {
+            for chains in &mut m {
+                for j in 0..4 {
+                    chains[j] &= chains[j] >> s[j];
+                }
+            }
+        }
+        m.map(|[a, b, c, d]| (a | b | c | d) != B::ZERO)
+    }
+
+    /// One bit per non-full column: the cell the next stone there lands on.
+    #[inline(always)]
+    pub fn playable(&self, occupied: B) -> B {
+        occupied.wrapping_add(self.bottom) & self.board
+    }
+}
