@@ -1,0 +1,91 @@
+//! The symmetric search split over threads: the top levels of the search tree
+//! are expanded breadth-first until there are enough subtrees to balance, and
+//! rayon searches the subtrees. Threads share one solution counter so that the
+//! limit stops all of them.
+
+use std::sync::atomic::AtomicUsize;
+
+use rayon::prelude::*;
+
+use crate::Solver;
+use crate::board::{PartialBoard, Solutions};
+use crate::geometry::CELL_MASK;
+use crate::search::{Collect, Dfs, Recorder, board_bits, children};
+use crate::symmetric::Symmetric;
+
+/// Subtrees to hand to rayon: many more than threads, so that stealing
+/// evens out their very different sizes.
+const SUBTREES: usize = 256;
+
+/// The parallel search.
+pub struct Parallel {
+    inner: Symmetric,
+}
+
+impl Parallel {
+    /// Builds the symmetric search's tables.
+    pub fn new() -> Parallel {
+        Parallel {
+            inner: Symmetric::new(),
+        }
+    }
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Parallel::new()
+    }
+}
+
+impl Solver for Parallel {
+    fn solve(&self, board: &PartialBoard, limit: usize) -> Solutions {
+        let (table, turned_too) = self.inner.plan(board);
+        let found = AtomicUsize::new(0);
+        let (bits, placed) = board_bits(board);
+        // The top of the tree, searched here: a node is counted when expanded,
+        // exactly as the depth-first search would count it.
+        let mut top = Collect::new(limit, turned_too, Some(&found));
+        let mut nodes = 0;
+        let mut frontier = vec![(bits, placed)];
+        while !frontier.is_empty() && frontier.len() < SUBTREES {
+            let mut next = Vec::new();
+            for (b, placed) in frontier {
+                if top.stop() {
+                    break;
+                }
+                nodes += 1;
+                if b & CELL_MASK == CELL_MASK {
+                    top.solution(&placed);
+                    continue;
+                }
+                for m in children(table, b) {
+                    let mut p = placed.clone();
+                    p.push(m);
+                    next.push((b | m, p));
+                }
+            }
+            frontier = next;
+        }
+        let (rec, sub_nodes) = frontier
+            .into_par_iter()
+            .map(|(b, placed)| {
+                let mut dfs = Dfs::new(
+                    table,
+                    &placed,
+                    Collect::new(limit, turned_too, Some(&found)),
+                );
+                dfs.run(b);
+                (dfs.sink.rec, dfs.nodes)
+            })
+            .reduce(
+                || (Recorder::new(limit), 0),
+                |(mut a, na), (b, nb)| {
+                    a.merge(&b);
+                    (a, na + nb)
+                },
+            );
+        let mut all = top.rec;
+        all.merge(&rec);
+        all.finish(nodes + sub_nodes)
+    }
+}

@@ -1,0 +1,298 @@
+//! Pieces shared by the searches: the record of solutions found so far (count,
+//! smallest, largest, the limit) and the bitmask board representation the
+//! fast variants use.
+
+use crate::board::{PartialBoard, Solution, Solutions};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::geometry::{CELL_MASK, CELLS, PIECES, placements};
+
+/// Solutions found so far and when to stop.
+#[derive(Clone, Debug)]
+pub(crate) struct Recorder {
+    pub(crate) limit: usize,
+    count: usize,
+    min: Option<Solution>,
+    max: Option<Solution>,
+}
+
+impl Recorder {
+    pub(crate) fn new(limit: usize) -> Recorder {
+        Recorder {
+            limit,
+            count: 0,
+            min: None,
+            max: None,
+        }
+    }
+
+    pub(crate) fn add(&mut self, s: Solution) {
+        self.count += 1;
+        self.min = Some(self.min.map_or(s, |m| m.min(s)));
+        self.max = Some(self.max.map_or(s, |m| m.max(s)));
+    }
+
+    /// Whether the search must stop: the limit is reached.
+    pub(crate) fn full(&self) -> bool {
+        self.count >= self.limit
+    }
+
+    /// Adds the solutions another search found (the limit stays ours).
+    pub(crate) fn merge(&mut self, other: &Recorder) {
+        self.count += other.count;
+        self.min = [self.min, other.min].into_iter().flatten().min();
+        self.max = [self.max, other.max].into_iter().flatten().max();
+    }
+
+    pub(crate) fn finish(self, nodes: u64) -> Solutions {
+        Solutions {
+            count: self.count,
+            min: self.min,
+            max: self.max,
+            nodes,
+        }
+    }
+}
+
+/// Bit `PIECE_BIT + p` of a bitmask board says piece `p` is used, so one
+/// `mask & board == 0` test checks both free cells and an unused piece.
+pub(crate) const PIECE_BIT: u32 = CELLS as u32;
+
+/// A placement as a bitmask: its cells plus its piece bit.
+pub(crate) fn placement_bits(piece: u8, cells: u64) -> u64 {
+    cells | 1 << (PIECE_BIT + piece as u32)
+}
+
+/// The bitmask board (cells and piece bits) of a partial board, and the
+/// placements on it (for writing solutions out).
+pub(crate) fn board_bits(board: &PartialBoard) -> (u64, Vec<u64>) {
+    let placed: Vec<u64> = board
+        .pieces()
+        .into_iter()
+        .map(|(p, m)| placement_bits(p, m))
+        .collect();
+    (placed.iter().fold(0, |b, m| b | m), placed)
+}
+
+/// The solution made of these placement bitmasks (which cover the board).
+pub(crate) fn solution_of(placed: &[u64]) -> Solution {
+    let mut cells = [0; CELLS];
+    for &m in placed {
+        let piece = (m >> PIECE_BIT).trailing_zeros() as u8;
+        let mut bits = m & CELL_MASK;
+        while bits != 0 {
+            cells[bits.trailing_zeros() as usize] = piece;
+            bits &= bits - 1;
+        }
+    }
+    Solution(cells)
+}
+
+/// Placement bitmasks grouped by (anchor cell, piece): `of(cell, piece)` is
+/// every placement whose lowest cell is `cell`, the only placements that can
+/// cover the lowest empty cell. `keep` filters placements (the symmetric
+/// search drops half the orientations of one piece); `T` is what a variant
+/// stores per placement.
+pub(crate) struct ByAnchor<T> {
+    items: Vec<T>,
+    start: Vec<u32>,
+}
+
+impl<T> ByAnchor<T> {
+    pub(crate) fn new(
+        keep: impl Fn(&crate::geometry::Placement) -> bool,
+        item: impl Fn(&crate::geometry::Placement) -> T,
+    ) -> ByAnchor<T> {
+        let mut all: Vec<_> = placements().into_iter().filter(|p| keep(p)).collect();
+        all.sort_by_key(|p| (p.anchor(), p.piece));
+        let mut start = vec![0u32; CELLS * PIECES + 1];
+        for p in &all {
+            start[p.anchor() * PIECES + p.piece as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        ByAnchor {
+            items: all.iter().map(item).collect(),
+            start,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn of(&self, cell: usize, piece: usize) -> &[T] {
+        let i = cell * PIECES + piece;
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// What the depth-first search reads: placements by anchor and piece, and a
+/// test that ends the search of a board early.
+pub(crate) trait Table: Sync {
+    /// What is stored per placement.
+    type Entry: Candidate;
+    /// The placements of `piece` whose lowest cell is `cell`.
+    fn of(&self, cell: usize, piece: usize) -> &[Self::Entry];
+    /// Whether `board`, whose lowest empty cell is `cell`, surely has no completion.
+    fn dead(&self, board: u64, cell: usize) -> bool;
+}
+
+impl Table for ByAnchor<u64> {
+    type Entry = u64;
+
+    #[inline(always)]
+    fn of(&self, cell: usize, piece: usize) -> &[u64] {
+        ByAnchor::of(self, cell, piece)
+    }
+
+    #[inline(always)]
+    fn dead(&self, _: u64, _: usize) -> bool {
+        false
+    }
+}
+
+/// A table entry the depth-first search can place.
+pub(crate) trait Candidate: Copy + Send + Sync {
+    /// The placement bitmask (cells and piece bit).
+    fn bits(&self) -> u64;
+    /// Whether placing it on `board` is allowed (and worth searching).
+    fn fits(&self, board: u64) -> bool;
+}
+
+impl Candidate for u64 {
+    #[inline(always)]
+    fn bits(&self) -> u64 {
+        *self
+    }
+
+    #[inline(always)]
+    fn fits(&self, board: u64) -> bool {
+        self & board == 0
+    }
+}
+
+/// Where a search puts its solutions, and whether it should stop.
+pub(crate) struct Collect<'a> {
+    /// The solutions found by this search.
+    pub(crate) rec: Recorder,
+    /// Record each solution turned by 180° as well (the symmetric search).
+    turned_too: bool,
+    /// Solutions found by all threads of a parallel search, for the limit.
+    shared: Option<&'a AtomicUsize>,
+}
+
+impl<'a> Collect<'a> {
+    pub(crate) fn new(limit: usize, turned_too: bool, shared: Option<&'a AtomicUsize>) -> Self {
+        Collect {
+            rec: Recorder::new(limit),
+            turned_too,
+            shared,
+        }
+    }
+
+    /// Whether the search must stop now.
+    #[inline(always)]
+    pub(crate) fn stop(&self) -> bool {
+        match self.shared {
+            Some(found) => found.load(Ordering::Relaxed) >= self.rec.limit,
+            None => self.rec.full(),
+        }
+    }
+
+    /// `placed` covers the board.
+    pub(crate) fn solution(&mut self, placed: &[u64]) {
+        let s = solution_of(placed);
+        self.rec.add(s);
+        if self.turned_too {
+            self.rec.add(s.rotated());
+        }
+        if let Some(found) = self.shared {
+            found.fetch_add(1 + self.turned_too as usize, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Depth-first search over bitmask boards: fill the lowest empty cell with
+/// every fitting placement anchored there, of every unused piece.
+pub(crate) struct Dfs<'a, T> {
+    table: &'a T,
+    placed: [u64; PIECES],
+    depth: usize,
+    /// Search nodes visited so far.
+    pub(crate) nodes: u64,
+    /// The solutions found so far.
+    pub(crate) sink: Collect<'a>,
+}
+
+impl<'a, T: Table> Dfs<'a, T> {
+    /// A search below a board on which the pieces `placed` lie.
+    pub(crate) fn new(table: &'a T, placed: &[u64], sink: Collect<'a>) -> Self {
+        let mut all = [0; PIECES];
+        all[..placed.len()].copy_from_slice(placed);
+        Dfs {
+            table,
+            placed: all,
+            depth: placed.len(),
+            nodes: 0,
+            sink,
+        }
+    }
+
+    /// Searches every completion of `board`, which must be the union of the
+    /// placed pieces.
+    pub(crate) fn run(&mut self, board: u64) {
+        if self.sink.stop() {
+            return;
+        }
+        self.nodes += 1;
+        let free = !board & CELL_MASK;
+        if free == 0 {
+            self.sink.solution(&self.placed[..self.depth]);
+            return;
+        }
+        let cell = free.trailing_zeros() as usize;
+        if self.table.dead(board, cell) {
+            return;
+        }
+        let mut unused = !(board >> PIECE_BIT) & ((1 << PIECES) - 1);
+        while unused != 0 {
+            let piece = unused.trailing_zeros() as usize;
+            unused &= unused - 1;
+            for c in self.table.of(cell, piece) {
+                if c.fits(board) {
+                    self.placed[self.depth] = c.bits();
+                    self.depth += 1;
+                    self.run(board | c.bits());
+                    self.depth -= 1;
+                }
+            }
+        }
+    }
+}
+
+/// The placements [`Dfs::run`] would try on `board` (not a solution), in the
+/// same order: the children of a search node.
+pub(crate) fn children<T: Table>(table: &T, board: u64) -> Vec<u64> {
+    let cell = (!board & CELL_MASK).trailing_zeros() as usize;
+    if table.dead(board, cell) {
+        return Vec::new();
+    }
+    (0..PIECES)
+        .filter(|&p| board >> (PIECE_BIT as usize + p) & 1 == 0)
+        .flat_map(|p| table.of(cell, p))
+        .filter(|c| c.fits(board))
+        .map(|c| c.bits())
+        .collect()
+}
+
+/// Runs a single-threaded search of `board` with `table`.
+pub(crate) fn solve_with<T: Table>(
+    table: &T,
+    board: &PartialBoard,
+    limit: usize,
+    turned_too: bool,
+) -> Solutions {
+    let (bits, placed) = board_bits(board);
+    let mut dfs = Dfs::new(table, &placed, Collect::new(limit, turned_too, None));
+    dfs.run(bits);
+    dfs.sink.rec.finish(dfs.nodes)
+}
