@@ -14,7 +14,7 @@ mod flood;
 mod groups4;
 pub mod inputs;
 mod naive_bfs;
-// mod row_table;
+mod row_table;
 mod simd;
 // mod swar;
 
@@ -349,6 +349,12 @@ pub fn variants() -> Vec<Variant> {
             description: "BFS per cell index over the bitboard, the seed's GetComponentsBFS",
             features: &[],
             make: || boxed(bit_bfs::BitBfs),
+        },
+        Variant {
+            name: "row-table",
+            description: "row-by-row scan with a 4096-entry two-row transition table, merges",
+            features: &[],
+            make: || boxed(row_table::RowTable::new()),
         },
         Variant {
             name: "flood",
