@@ -23,11 +23,6 @@ pub fn run(
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut results = ResultsFile::new(date, command, machine::machine(), machine::build());
     for w in workloads {
-        eprintln!(
-            "benchmarking {}{}",
-            w.name(),
-            if options.quick { " (quick)" } else { "" }
-        );
         let records = w.bench(options)?;
         print_table(*w, &records);
         results.records.extend(records);

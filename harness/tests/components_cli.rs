@@ -1,0 +1,177 @@
+//! End-to-end tests of the `bitbench` binary on the `components` workload:
+//! the scripted contract (list --json, solve, check, bench) and the
+//! one-line, exit-code-2 errors for bad input.
+
+use std::process::{Command, Output};
+
+fn bitbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitbench"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("bitbench runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const L_AND_DOT: &str =
+    "#...../#...../##..#./....../....../....../....../....../....../....../....../......";
+
+#[test]
+fn solve_prints_the_spec_example_with_every_variant() {
+    let list = bitbench(&["list", "--json"]);
+    let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let variants: Vec<&str> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["workload"] == "components" && e["available"] == true)
+        .map(|e| e["variant"].as_str().unwrap())
+        .collect();
+    assert!(variants.len() >= 4, "{variants:?}");
+    for v in variants {
+        let out = bitbench(&["solve", "components", "--variant", v, L_AND_DOT, "0x0"]);
+        assert!(out.status.success(), "{v}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "0x3041 0x10000\n\n", "variant {v}");
+    }
+}
+
+#[test]
+fn list_json_has_the_scripted_fields() {
+    let out = bitbench(&["list", "--json"]);
+    assert!(out.status.success());
+    let entries: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &entries[0];
+    assert_eq!(first["workload"], "components");
+    assert_eq!(first["variant"], "naive-bfs");
+    assert!(first["description"].as_str().unwrap().contains("oracle"));
+    for e in entries.as_array().unwrap() {
+        let available = e["available"].as_bool().unwrap();
+        assert_eq!(e.get("reason").is_some(), !available, "{e}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    let cases: &[&[&str]] = &[
+        &["solve", "components", "#...../#....."],
+        &[
+            "solve",
+            "components",
+            "#...../#...../##..#./....../....../....../....../....../....../....../....../.....x",
+        ],
+        &[
+            "solve",
+            "components",
+            "#...../#...../##..#./....../....../....../....../....../....../....../....../.......",
+        ],
+        &["solve", "components", "0x1000000000000000000"],
+        &["solve", "components", "0xzz"],
+        &["solve", "components"],
+        &["solve", "nope", "0x1"],
+        &["solve", "components", "--variant", "nope", "0x1"],
+        &[
+            "solve",
+            "components",
+            "--input-file",
+            "/nonexistent/boards.txt",
+        ],
+        &["check", "nope"],
+        &["bench", "components", "--inputs", "density:2"],
+        &["bench", "components", "--inputs", "bogus"],
+        &["bench", "components", "--out", "/proc/no/such/dir/r.json"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let out = bitbench(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if args[0] != "frobnicate" && args.len() > 2 {
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+            assert!(err.starts_with("bitbench: "), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn input_file_reads_one_board_per_line() {
+    let path = std::env::temp_dir().join(format!("bitbench-boards-{}.txt", std::process::id()));
+    std::fs::write(&path, format!("{L_AND_DOT}\n\n0x3\n")).unwrap();
+    let out = bitbench(&[
+        "solve",
+        "components",
+        "--input-file",
+        path.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "0x3041 0x10000\n0x3\n");
+}
+
+#[test]
+fn check_passes_and_names_every_variant() {
+    let out = bitbench(&["check", "components", "--cases", "300", "--seed", "7"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("bit-bfs: agreed with naive-bfs on"), "{text}");
+    assert!(text.contains("components: ok"), "{text}");
+}
+
+#[test]
+fn bench_verifies_times_and_writes_the_results_file() {
+    let dir = std::env::temp_dir().join(format!("bitbench-bench-{}", std::process::id()));
+    let path = dir.join("run.json");
+    let out = bitbench(&[
+        "bench",
+        "components",
+        "--quick",
+        "--inputs",
+        "density:0.5",
+        "game",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("speedup over naive-bfs"), "{text}");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(results["schema"], 1);
+    let records = results["records"].as_array().unwrap();
+    let list = bitbench(&["list", "--json"]);
+    let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let variants = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["workload"] == "components");
+    for v in variants {
+        for set in ["density:0.5", "game"] {
+            let r = records
+                .iter()
+                .find(|r| {
+                    r["variant"] == v["variant"] && r["input_set"] == set && r["metric"] == "time"
+                })
+                .unwrap_or_else(|| panic!("no record for {} on {set}", v["variant"]));
+            let expected_status = if v["available"] == true {
+                "ok"
+            } else {
+                "skipped"
+            };
+            assert_eq!(r["status"], expected_status, "{r}");
+            if expected_status == "ok" {
+                assert!(r["median"].as_f64().unwrap() > 0.0, "{r}");
+                assert!(r["samples"].as_u64().unwrap() >= 3, "{r}");
+                assert_eq!(r["unit"], "ns/board");
+            }
+        }
+    }
+}
