@@ -108,9 +108,9 @@ pub fn edge_cases() -> Vec<(&'static str, Position)> {
         ("horizontal win, player 1", "7x6k4:1122334"),
         ("rising diagonal win, player 1", "7x6k4:12234334544"),
         ("falling diagonal win, player 1", "7x6k4:76654554344"),
-        ("three in a row is not a win", "7x6k4:112233"),
+        ("three in a row, nobody has four", "7x6k4:112233"),
         ("k = 1: the first stone wins", "3x3k1:2"),
-        ("single column, full, no win", "1x5k3:11111"),
+        ("single column, full, drawn", "1x5k3:11111"),
         ("kaggle 5x4k3 vertical win", "5x4k3:23232"),
         ("64-bit board, full last column", "8x7k5:8888888"),
         (
