@@ -1,0 +1,153 @@
+//! The explicit-stack DFS with a cache shared by `swar`, `sym` and `simd`.
+//! A [`Flavor`] decides what a value is (one hash sum, or 9 per-cell digit
+//! sums that can follow a symmetry), how a board is keyed in the cache and
+//! how a cached value is added back; the search itself is written once.
+//!
+//! Two shortcuts keep the cache small: a child with one move left is summed
+//! directly from its own moves (cheaper than a probe), and a value whose
+//! subtree was never cut short by the depth is stored as saturated, valid
+//! for every deeper search of that board.
+
+use crate::packed::{MAX_GAME, is_full, pack};
+use crate::table::Table;
+use crate::{ANSWER_MASK, Board, swarmoves};
+
+/// What varies between the cached DFS variants.
+pub(crate) trait Flavor {
+    /// The value of a board: what a frame accumulates and the cache stores.
+    type Value: Copy;
+    /// The value of no paths.
+    const ZERO: Self::Value;
+    /// The cache key of a child, and the symmetry that maps the key's board
+    /// back to the child.
+    fn key(&self, child: u32) -> (u32, u32);
+    /// Widens a packed board's digits (see `cellsums::spread`).
+    fn spread(&self, board: u32) -> u64;
+    /// Adds the leaves summed in a spread digit sum.
+    fn add_leaves(&self, acc: &mut Self::Value, wide: u64);
+    /// Adds the value of a key board, mapped back through `sym`.
+    fn add_value(&self, acc: &mut Self::Value, value: &Self::Value, sym: u32);
+    /// The hash sum of a value (before the final mod 2^30).
+    fn answer(&self, value: &Self::Value) -> u32;
+}
+
+/// A board being expanded.
+struct Frame<V> {
+    board: u32,
+    /// Remaining depth, at least 2.
+    depth: u32,
+    value: V,
+    /// Leaf children, summed spread.
+    leaves: u64,
+    /// This frame's children are `kids[start..end]`; `next` is the next one.
+    start: usize,
+    next: usize,
+    end: usize,
+    /// One more than the longest game among the children seen so far.
+    longest: u32,
+    /// Whether some path below was cut short by the depth.
+    cut: bool,
+    /// The symmetry of the child whose frame sits above this one.
+    sym: u32,
+}
+
+/// The spread digit sum of the children of `x` and whether all are full:
+/// the value of `x` with one move left.
+#[inline(always)]
+fn one_move<F: Flavor>(flavor: &F, x: u32) -> (u64, bool) {
+    let mut wide = 0;
+    let mut all_full = true;
+    swarmoves::for_each_child(x, |c| {
+        wide += flavor.spread(c);
+        all_full &= is_full(c);
+    });
+    (wide, all_full)
+}
+
+/// Solves one problem with a cold cache.
+#[inline(always)]
+pub(crate) fn solve<F: Flavor>(flavor: &F, depth: u32, board: Board) -> u32 {
+    flavor.answer(&value(flavor, depth, board)) & ANSWER_MASK
+}
+
+/// The value of `board` at `depth`, in the board's own orientation.
+#[inline(always)]
+pub(crate) fn value<F: Flavor>(flavor: &F, depth: u32, board: Board) -> F::Value {
+    let root = pack(board);
+    let depth = depth.min(MAX_GAME);
+    let mut value = F::ZERO;
+    if depth == 0 || is_full(root) {
+        flavor.add_leaves(&mut value, flavor.spread(root));
+        return value;
+    }
+    if depth == 1 {
+        flavor.add_leaves(&mut value, one_move(flavor, root).0);
+        return value;
+    }
+    let mut cache = Table::<F::Value>::new();
+    let mut kids: Vec<u32> = Vec::with_capacity(1024);
+    let mut frames: Vec<Frame<F::Value>> = Vec::with_capacity(MAX_GAME as usize + 1);
+    let push = |frames: &mut Vec<Frame<F::Value>>, kids: &mut Vec<u32>, board, depth| {
+        let start = kids.len();
+        swarmoves::for_each_child(board, |c| kids.push(c));
+        frames.push(Frame {
+            board,
+            depth,
+            value: F::ZERO,
+            leaves: 0,
+            start,
+            next: start,
+            end: kids.len(),
+            longest: 0,
+            cut: false,
+            sym: 0,
+        });
+    };
+    push(&mut frames, &mut kids, root, depth);
+    loop {
+        let top = frames.last_mut().expect("the root frame returns");
+        if top.next < top.end {
+            let child = kids[top.next];
+            top.next += 1;
+            let depth = top.depth - 1;
+            if is_full(child) {
+                top.leaves += flavor.spread(child);
+                top.longest = top.longest.max(1);
+            } else if depth == 1 {
+                let (wide, all_full) = one_move(flavor, child);
+                flavor.add_leaves(&mut top.value, wide);
+                if all_full {
+                    top.longest = top.longest.max(2);
+                } else {
+                    top.cut = true;
+                }
+            } else {
+                let (key, sym) = flavor.key(child);
+                if let Some(hit) = cache.find(key, depth) {
+                    flavor.add_value(&mut top.value, cache.value(hit.id), sym);
+                    match hit.longest {
+                        Some(l) => top.longest = top.longest.max(l + 1),
+                        None => top.cut = true,
+                    }
+                } else {
+                    top.sym = sym;
+                    push(&mut frames, &mut kids, key, depth);
+                }
+            }
+        } else {
+            let mut done = frames.pop().expect("non-empty");
+            flavor.add_leaves(&mut done.value, done.leaves);
+            kids.truncate(done.start);
+            let Some(parent) = frames.last_mut() else {
+                return done.value;
+            };
+            let longest = (!done.cut).then_some(done.longest);
+            cache.insert(done.board, done.depth, longest, done.value);
+            flavor.add_value(&mut parent.value, &done.value, parent.sym);
+            match longest {
+                Some(l) => parent.longest = parent.longest.max(l + 1),
+                None => parent.cut = true,
+            }
+        }
+    }
+}
