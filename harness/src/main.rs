@@ -84,6 +84,18 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Draw results files as SVG/PNG charts with index.html and report.md.
+    ///
+    /// Several files combine in one report; each series is labelled with
+    /// its file's name.
+    Report {
+        /// Results files written by `bench`, `count` or `matrix`.
+        #[arg(required = true, value_name = "RESULTS")]
+        results: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long, value_name = "DIR", default_value = cmd::report::DEFAULT_DIR)]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -147,6 +159,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
             };
             cmd::bench::run(&selected, &options, out.as_deref())?;
+        }
+        Command::Report { results, out } => {
+            cmd::report::run(&results, &out)?;
         }
     }
     Ok(())

@@ -2,10 +2,22 @@
 //!
 //! This crate knows nothing about kernels: it owns the versioned JSON
 //! results format that every bitbench command reads or writes, so that
-//! files from different machines and commits can be compared and charted.
+//! files from different machines and commits can be compared and charted,
+//! and it draws those files as SVG/PNG charts with an HTML and a Markdown
+//! page (see [`render`]), using only record fields and input-set names.
 
+mod chart;
+mod dataset;
+mod font;
+mod page;
+mod palette;
+mod plan;
+mod report;
 pub mod results;
+mod scale;
 
+pub use dataset::Source;
+pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
     Build, Machine, Metric, Record, RecordKey, ResultsError, ResultsFile, SCHEMA, Status,
 };

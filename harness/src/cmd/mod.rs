@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod list;
 pub mod main_job;
+pub mod report;
 pub mod solve;
 
 use crate::error::CliError;

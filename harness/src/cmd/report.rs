@@ -1,0 +1,55 @@
+//! `bitbench report`: draw results files as charts and pages.
+//!
+//! Reads one or more results files (several combine, each labelled by its
+//! file name), writes SVG/PNG charts, `index.html` and `report.md` into the
+//! output directory, and says what it left out.
+
+use crate::error::CliError;
+use crate::workloads;
+use reports::{Report, ReportOptions, Source};
+use std::path::{Path, PathBuf};
+
+/// Default output directory of `bitbench report`.
+pub const DEFAULT_DIR: &str = "report";
+
+/// Renders `results` into `out`; prints what was skipped and where the
+/// page is.
+pub fn run(results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
+    if results.is_empty() {
+        return Err(CliError::usage("report: give at least one results file"));
+    }
+    let sources = Source::load(results)?;
+    let report = render(&sources, out)?;
+    print!("{}", reports::summary(&sources));
+    println!("report: {}", report.index.display());
+    Ok(report)
+}
+
+/// Renders already-loaded sources (the main job passes its fresh results)
+/// and prints the skipped lines; the caller prints the summary.
+pub fn render(sources: &[Source], out: &Path) -> Result<Report, CliError> {
+    if out.is_file() {
+        return Err(CliError::usage(format!(
+            "--out {}: is a file, expected a directory",
+            out.display()
+        )));
+    }
+    let options = ReportOptions {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        expected_workloads: workloads::all()
+            .iter()
+            .map(|w| w.name().to_owned())
+            .collect(),
+    };
+    let report =
+        reports::render(sources, out, &options).map_err(|e| CliError::usage(e.to_string()))?;
+    for line in &report.skipped {
+        println!("skipped: {line}");
+    }
+    println!(
+        "charts: {} in {}",
+        report.charts.len(),
+        report.dir.display()
+    );
+    Ok(report)
+}

@@ -1,0 +1,126 @@
+//! Line charts of a measurement against a swept parameter (the density
+//! sweep): one line per series, colour by variant, marker shape by series
+//! group, legend beside the plot.
+
+use super::{
+    Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, Res, TICK, TITLE, TOP, legend,
+    legend_width, y_axis, y_tick_width,
+};
+use crate::palette::{GRID, INK};
+use crate::scale::{Scale, compact};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+/// One line: legend text, style and (x, y) points sorted by x.
+#[derive(Clone, Debug)]
+pub(crate) struct Series {
+    pub label: String,
+    pub color: RGBColor,
+    pub marker: usize,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart.
+#[derive(Clone, Debug)]
+pub(crate) struct LineChart {
+    pub title: String,
+    pub subtitle: String,
+    pub x_title: String,
+    pub y_title: String,
+    pub legend_heading: String,
+    pub series: Vec<Series>,
+}
+
+const MARGIN: i32 = 16;
+const TOP_Y: i32 = 90;
+const PLOT_W: i32 = 760;
+const PLOT_H: i32 = 420;
+
+impl LineChart {
+    fn scales(&self) -> (Scale, Scale) {
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
+        let x = if lo >= 0.0 && hi <= 1.0 {
+            Scale::linear(0.0, 1.0)
+        } else if hi > lo {
+            Scale::linear(lo, hi)
+        } else {
+            Scale::linear(lo - 1.0, lo + 1.0)
+        };
+        let y = Scale::fit(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1)),
+            false,
+        );
+        (x, y)
+    }
+
+    fn items(&self) -> Vec<LegendItem> {
+        self.series
+            .iter()
+            .map(|s| LegendItem {
+                text: s.label.clone(),
+                color: s.color,
+                marker: Some(s.marker),
+            })
+            .collect()
+    }
+
+    fn left(&self) -> i32 {
+        MARGIN + 30 + y_tick_width(&self.scales().1) + 10
+    }
+}
+
+impl Figure for LineChart {
+    fn size(&self) -> (u32, u32) {
+        let w =
+            self.left() + PLOT_W + 24 + legend_width(&self.items(), &self.legend_heading) + MARGIN;
+        let legend_h = TOP_Y + (self.series.len() as i32 + 2) * super::LEGEND_ROW;
+        let h = (TOP_Y + PLOT_H + 70).max(legend_h);
+        (w as u32, h as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, c: &Canvas<'_, DB>) -> Res {
+        let left = self.left();
+        let (x0, x1, y0, y1) = (left, left + PLOT_W, TOP_Y + PLOT_H, TOP_Y);
+        let (xs, ys) = self.scales();
+        let (xs, ys) = (
+            xs.onto(f64::from(x0), f64::from(x1)),
+            ys.onto(f64::from(y0), f64::from(y1)),
+        );
+        c.bold(
+            &self.title,
+            (MARGIN, 22),
+            TITLE,
+            Anchor(HPos::Left, VPos::Center),
+        )?;
+        c.text(&self.subtitle, (MARGIN, 50), LABEL, INK, LEFT)?;
+        y_axis(c, &ys, (x0, x1), &self.y_title, MARGIN + 12)?;
+        for t in xs.ticks() {
+            let x = xs.px(t);
+            c.line(vec![(x, y0), (x, y1)], GRID, 1)?;
+            c.line(vec![(x, y0), (x, y0 + 4)], INK, 1)?;
+            c.text(&compact(t), (x, y0 + 8), TICK, INK, TOP)?;
+        }
+        c.line(vec![(x0, y0), (x1, y0)], INK, 1)?;
+        c.text(&self.x_title, ((x0 + x1) / 2, y0 + 48), LABEL, INK, CENTER)?;
+        for s in &self.series {
+            let pts: Vec<(i32, i32)> = s
+                .points
+                .iter()
+                .map(|&(x, y)| (xs.px(x), ys.px(y)))
+                .collect();
+            c.line(pts.clone(), s.color, 2)?;
+            for p in pts {
+                c.marker(s.marker, p, s.color)?;
+            }
+        }
+        legend(c, (x1 + 24, TOP_Y), &self.legend_heading, &self.items())
+    }
+}

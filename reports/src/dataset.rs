@@ -1,0 +1,274 @@
+//! Several results files seen as one table of labelled records.
+//!
+//! Each file becomes a [`Source`] with a short label (the file name, or the
+//! records' own `source` field when a file was merged earlier), and every
+//! chart groups records by workload, variant, input set and *series group*:
+//! the (source, target-cpu) pair that one measured binary produced.
+
+use crate::results::{Metric, Record, ResultsError, ResultsFile, Status};
+use std::path::{Path, PathBuf};
+
+/// One results file and the label its series carry in charts.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Short name shown in legends, e.g. `before` for `before.json`.
+    pub label: String,
+    /// Where the file was read from.
+    pub path: PathBuf,
+    /// Its contents.
+    pub file: ResultsFile,
+}
+
+impl Source {
+    /// Reads results files, labelling each by its file stem (made unique by
+    /// appending `#2`, `#3`, ... when two files share a stem).
+    pub fn load(paths: &[PathBuf]) -> Result<Vec<Source>, ResultsError> {
+        let mut sources: Vec<Source> = Vec::new();
+        for path in paths {
+            let file = ResultsFile::read(path)?;
+            let stem = path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            let mut label = stem.clone();
+            let mut n = 1;
+            while sources.iter().any(|s| s.label == label) {
+                n += 1;
+                label = format!("{stem}#{n}");
+            }
+            sources.push(Source {
+                label,
+                path: path.clone(),
+                file,
+            });
+        }
+        Ok(sources)
+    }
+
+    /// A source from an in-memory file (tests, the main job).
+    pub fn new(label: impl Into<String>, path: impl AsRef<Path>, file: ResultsFile) -> Source {
+        Source {
+            label: label.into(),
+            path: path.as_ref().to_owned(),
+            file,
+        }
+    }
+}
+
+/// The (source, target-cpu) pair whose records form one series.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Group {
+    pub source: String,
+    pub target_cpu: String,
+}
+
+/// A record with the label of the series group it belongs to.
+#[derive(Clone, Debug)]
+pub(crate) struct Entry<'a> {
+    pub group: usize,
+    pub record: &'a Record,
+}
+
+/// What an input set's name says about the sweep it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SetKind {
+    /// `density:P` — a point of a density sweep.
+    Density(f64),
+    /// `rank:R depth:D` — a cell of the rank-by-depth grid.
+    RankDepth { rank: u32, depth: u32 },
+    /// Anything else: shown in the per-set bar charts.
+    Headline,
+}
+
+impl SetKind {
+    /// Classifies a set by its name alone.
+    pub fn of(name: &str) -> SetKind {
+        if let Some(p) = name
+            .strip_prefix("density:")
+            .and_then(|p| p.parse::<f64>().ok())
+        {
+            if p.is_finite() {
+                return SetKind::Density(p);
+            }
+        }
+        let (mut rank, mut depth, mut other) = (None, None, false);
+        for part in name.split_whitespace() {
+            match part.split_once(':') {
+                Some(("rank", v)) => rank = v.parse().ok(),
+                Some(("depth", v)) => depth = v.parse().ok(),
+                _ => other = true,
+            }
+        }
+        match (rank, depth, other) {
+            (Some(rank), Some(depth), false) => SetKind::RankDepth { rank, depth },
+            _ => SetKind::Headline,
+        }
+    }
+}
+
+/// Everything one workload's charts draw from.
+#[derive(Debug)]
+pub(crate) struct WorkloadView<'a> {
+    pub name: String,
+    /// Variants in file order; the first is the oracle. Index = colour.
+    pub variants: Vec<String>,
+    /// Series groups in first-seen order.
+    pub groups: Vec<Group>,
+    /// Whether groups differ in source (so labels must name it).
+    pub several_sources: bool,
+    /// Whether groups differ in target-cpu (so labels must name it).
+    pub several_levels: bool,
+    pub entries: Vec<Entry<'a>>,
+}
+
+impl<'a> WorkloadView<'a> {
+    /// Workloads in first-seen order across the sources.
+    pub fn all(sources: &'a [Source]) -> Vec<WorkloadView<'a>> {
+        let mut views: Vec<WorkloadView<'a>> = Vec::new();
+        for source in sources {
+            for record in &source.file.records {
+                let label = record
+                    .source
+                    .clone()
+                    .unwrap_or_else(|| source.label.clone());
+                let view = match views.iter_mut().position(|v| v.name == record.workload) {
+                    Some(i) => &mut views[i],
+                    None => {
+                        views.push(WorkloadView {
+                            name: record.workload.clone(),
+                            variants: Vec::new(),
+                            groups: Vec::new(),
+                            several_sources: false,
+                            several_levels: false,
+                            entries: Vec::new(),
+                        });
+                        views.last_mut().expect("just pushed")
+                    }
+                };
+                if !view.variants.contains(&record.variant) {
+                    view.variants.push(record.variant.clone());
+                }
+                let group = Group {
+                    source: label,
+                    target_cpu: record.target_cpu.clone(),
+                };
+                let g = match view.groups.iter().position(|g| *g == group) {
+                    Some(g) => g,
+                    None => {
+                        view.groups.push(group);
+                        view.groups.len() - 1
+                    }
+                };
+                view.entries.push(Entry { group: g, record });
+            }
+        }
+        for v in &mut views {
+            v.several_sources = v.groups.iter().any(|g| g.source != v.groups[0].source);
+            v.several_levels = v
+                .groups
+                .iter()
+                .any(|g| g.target_cpu != v.groups[0].target_cpu);
+        }
+        views
+    }
+
+    /// The oracle: the first variant in file order (the harness writes it first).
+    pub fn oracle(&self) -> &str {
+        &self.variants[0]
+    }
+
+    /// Index of a variant (its colour).
+    pub fn variant_index(&self, name: &str) -> usize {
+        self.variants.iter().position(|v| v == name).unwrap_or(0)
+    }
+
+    /// A group's label: the parts that differ between groups, `·`-separated.
+    pub fn group_label(&self, g: usize) -> String {
+        let group = &self.groups[g];
+        let mut parts = Vec::new();
+        if self.several_levels || !self.several_sources {
+            parts.push(group.target_cpu.as_str());
+        }
+        if self.several_sources {
+            parts.push(group.source.as_str());
+        }
+        parts.join(" · ")
+    }
+
+    /// Whether there is more than one series group.
+    pub fn grouped(&self) -> bool {
+        self.groups.len() > 1
+    }
+
+    /// Records of one metric.
+    pub fn metric(&self, metric: Metric) -> impl Iterator<Item = &Entry<'a>> + '_ {
+        self.entries
+            .iter()
+            .filter(move |e| e.record.metric == metric)
+    }
+
+    /// Headline input sets (not part of a sweep), in first-seen order.
+    pub fn headline_sets(&self, metric: Metric, unit: Option<&str>) -> Vec<&'a str> {
+        let mut sets: Vec<&'a str> = Vec::new();
+        for e in self.metric(metric) {
+            let r = e.record;
+            if unit.is_some_and(|u| u != r.unit) || SetKind::of(&r.input_set) != SetKind::Headline {
+                continue;
+            }
+            if !sets.contains(&r.input_set.as_str()) {
+                sets.push(&r.input_set);
+            }
+        }
+        sets
+    }
+
+    /// The record of (variant, set, group, metric), if any.
+    pub fn find(
+        &self,
+        variant: &str,
+        set: &str,
+        group: usize,
+        metric: Metric,
+    ) -> Option<&'a Record> {
+        self.entries
+            .iter()
+            .find(|e| {
+                e.group == group
+                    && e.record.metric == metric
+                    && e.record.variant == variant
+                    && e.record.input_set == set
+            })
+            .map(|e| e.record)
+    }
+}
+
+/// The measured value of a record, when it holds one.
+pub(crate) fn ok_median(r: &Record) -> Option<f64> {
+    (r.status == Status::Ok && r.median.is_finite() && r.median > 0.0).then_some(r.median)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_kinds_from_names() {
+        assert_eq!(SetKind::of("density:0.35"), SetKind::Density(0.35));
+        assert_eq!(
+            SetKind::of("rank:3 depth:20"),
+            SetKind::RankDepth { rank: 3, depth: 20 }
+        );
+        for headline in [
+            "seed",
+            "official:5",
+            "empty:20",
+            "rank:3",
+            "rank:3 depth:x",
+            "density:x",
+            "7x6k4/random:20",
+            "rank:1 depth:2 extra",
+        ] {
+            assert_eq!(SetKind::of(headline), SetKind::Headline, "{headline}");
+        }
+    }
+}

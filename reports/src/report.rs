@@ -1,0 +1,245 @@
+//! `render`: results files in, a directory of charts and two pages out.
+//!
+//! The report directory is self-contained — SVG and PNG per chart, an
+//! `index.html` and a `report.md` that link them relatively — so it can be
+//! uploaded as a CI artifact or pasted into a write-up as is.
+
+use crate::chart::{self, Figure};
+use crate::dataset::{Source, WorkloadView};
+use crate::page;
+use crate::plan::{self, Planned, ns};
+use crate::results::{Metric, Record, Status};
+use crate::scale::geomean;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What the report is for, beyond the results themselves.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// The command that produced the report, shown on the pages.
+    pub command: String,
+    /// Workloads the caller knows about; absent ones are reported as skipped.
+    pub expected_workloads: Vec<String>,
+}
+
+/// One chart written to the report directory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartFile {
+    /// Workload the chart belongs to.
+    pub workload: String,
+    /// Title, also the image's alt text.
+    pub title: String,
+    /// One or two sentences on what the chart shows.
+    pub caption: String,
+    /// File name of the SVG, relative to the report directory.
+    pub svg: String,
+    /// File name of the PNG, relative to the report directory.
+    pub png: String,
+    /// Pixel size of both images.
+    pub size: (u32, u32),
+}
+
+/// A written report.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The report directory.
+    pub dir: PathBuf,
+    /// `index.html` inside it.
+    pub index: PathBuf,
+    /// `report.md` inside it.
+    pub markdown: PathBuf,
+    /// Every chart, in page order.
+    pub charts: Vec<ChartFile>,
+    /// What was left out and why, one line each.
+    pub skipped: Vec<String>,
+}
+
+/// Why a report could not be written.
+#[derive(Debug)]
+pub enum ReportError {
+    /// A file or directory could not be written.
+    Io(PathBuf, std::io::Error),
+    /// A chart could not be drawn.
+    Draw(String),
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportError::Io(p, e) => write!(f, "{}: cannot write: {e}", p.display()),
+            ReportError::Draw(e) => write!(f, "cannot draw chart: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// Draws every chart the sources support into `out` and writes the pages.
+pub fn render(
+    sources: &[Source],
+    out: &Path,
+    options: &ReportOptions,
+) -> Result<Report, ReportError> {
+    std::fs::create_dir_all(out).map_err(|e| ReportError::Io(out.to_owned(), e))?;
+    let views = WorkloadView::all(sources);
+    let mut skipped = Vec::new();
+    for w in &options.expected_workloads {
+        if !views.iter().any(|v| v.name == *w) {
+            skipped.push(format!(
+                "{w}: no records in the results; its charts are skipped"
+            ));
+        }
+    }
+    if views.is_empty() {
+        skipped.push("the results hold no records; no charts".to_owned());
+    }
+    let mut charts = Vec::new();
+    for view in &views {
+        for planned in plan::plan(view, &mut skipped) {
+            let size = match &planned.figure {
+                Planned::Bars(f) => save(f, out, &planned.stem)?,
+                Planned::Lines(f) => save(f, out, &planned.stem)?,
+                Planned::Heat(f) => save(f, out, &planned.stem)?,
+            };
+            charts.push(ChartFile {
+                workload: view.name.clone(),
+                title: planned.title,
+                caption: planned.caption,
+                svg: format!("{}.svg", planned.stem),
+                png: format!("{}.png", planned.stem),
+                size,
+            });
+        }
+    }
+    let not_measured: Vec<(String, &Record)> = sources
+        .iter()
+        .flat_map(|s| s.file.records.iter().map(move |r| (s.label.clone(), r)))
+        .filter(|(_, r)| r.status != Status::Ok)
+        .collect();
+    let report = Report {
+        dir: out.to_owned(),
+        index: out.join("index.html"),
+        markdown: out.join("report.md"),
+        charts,
+        skipped,
+    };
+    let summary = summary_rows(sources);
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).map_err(|e| ReportError::Io(path.to_owned(), e))
+    };
+    write(
+        &report.index,
+        page::html(sources, &report, &summary, &not_measured, options),
+    )?;
+    write(
+        &report.markdown,
+        page::markdown(sources, &report, &summary, &not_measured, options),
+    )?;
+    Ok(report)
+}
+
+fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
+    chart::save(fig, dir, stem).map_err(ReportError::Draw)?;
+    Ok(fig.size())
+}
+
+/// One workload's line in the summary table.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SummaryRow {
+    pub workload: String,
+    pub variants: usize,
+    pub oracle: String,
+    /// The variant with the best geometric-mean speedup, and that speedup.
+    pub fastest: Option<(String, f64)>,
+    pub errors: usize,
+    pub skipped: usize,
+}
+
+/// Per workload: the variant with the highest geometric-mean speedup over
+/// the oracle across every (input set, build) where both were timed.
+pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
+    WorkloadView::all(sources)
+        .iter()
+        .map(|view| {
+            let oracle = view.oracle().to_owned();
+            let fastest = view
+                .variants
+                .iter()
+                .filter_map(|v| {
+                    let ratios = view
+                        .metric(Metric::Time)
+                        .filter(|e| e.record.variant == *v)
+                        .filter_map(|e| {
+                            let base =
+                                view.find(&oracle, &e.record.input_set, e.group, Metric::Time)?;
+                            Some(ns(base)? / ns(e.record)?)
+                        });
+                    geomean(ratios).map(|s| (v.clone(), s))
+                })
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let count = |s: Status| view.entries.iter().filter(|e| e.record.status == s).count();
+            SummaryRow {
+                workload: view.name.clone(),
+                variants: view.variants.len(),
+                oracle,
+                fastest,
+                errors: count(Status::Error),
+                skipped: count(Status::Skipped),
+            }
+        })
+        .collect()
+}
+
+/// A short plain-text table: per workload, the variant count, the fastest
+/// variant's speedup over the oracle (geometric mean over input sets), and
+/// how many records are errors or skipped.
+pub fn summary(sources: &[Source]) -> String {
+    let rows = summary_rows(sources);
+    let mut table = vec![[
+        "workload".to_owned(),
+        "variants".to_owned(),
+        "fastest (geomean speedup over oracle)".to_owned(),
+        "errors".to_owned(),
+        "skipped".to_owned(),
+    ]];
+    for r in &rows {
+        let fastest = match &r.fastest {
+            Some((v, s)) => format!("{v}: {s:.1}× over {}", r.oracle),
+            None => format!("- (no timings of {} to compare)", r.oracle),
+        };
+        table.push([
+            r.workload.clone(),
+            r.variants.to_string(),
+            fastest,
+            r.errors.to_string(),
+            r.skipped.to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|c| {
+            table
+                .iter()
+                .map(|row| row[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &table {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, w))| {
+                if c == 1 || c >= 3 {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
