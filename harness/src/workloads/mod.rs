@@ -4,6 +4,7 @@
 //! every subcommand reads this list.
 
 mod components;
+mod connectx;
 
 use crate::error::CliError;
 use crate::workload::DynWorkload;
@@ -12,6 +13,8 @@ use crate::workload::DynWorkload;
 static ALL: &[&dyn DynWorkload] = &[
     &components::ALL,
     &components::GROUPS4,
+    &connectx::WIN,
+    &connectx::PERFT,
     // new workloads: one line above this comment
 ];
 

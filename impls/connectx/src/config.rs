@@ -117,8 +117,9 @@ impl FromStr for Config {
     }
 }
 
-/// Most shift steps a run-length doubling needs (K <= 127 takes at most 7).
-const MAX_STEPS: usize = 8;
+/// Most shift steps a run-length doubling needs (K <= 127 takes at most 7:
+/// six doublings to 64, then one step to close the gap).
+pub(crate) const MAX_STEPS: usize = 7;
 
 /// Bitboard constants of one configuration, for one word type.
 #[derive(Clone, Copy, Debug)]
@@ -183,8 +184,25 @@ impl<B: Bits> Geometry<B> {
     /// 4·N shift chains are independent, so they overlap in the pipeline.
     #[inline(always)]
     pub fn has_lines<const N: usize>(&self, stones: [B; N]) -> [bool; N] {
+        // A constant step count lets the compiler unroll the chains into
+        // straight-line code; the match is perfectly predicted in a batch or
+        // a search, which use one configuration throughout.
+        match self.steps {
+            0 => self.lines_in::<0, N>(stones),
+            1 => self.lines_in::<1, N>(stones),
+            2 => self.lines_in::<2, N>(stones),
+            3 => self.lines_in::<3, N>(stones),
+            4 => self.lines_in::<4, N>(stones),
+            5 => self.lines_in::<5, N>(stones),
+            6 => self.lines_in::<6, N>(stones),
+            _ => self.lines_in::<7, N>(stones),
+        }
+    }
+
+    #[inline(always)]
+    fn lines_in<const STEPS: usize, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
         let mut m = stones.map(|s| [s; 4]);
-        for s in &self.shifts[..self.steps] {
+        for s in &self.shifts[..STEPS] {
             for chains in &mut m {
                 for j in 0..4 {
                     chains[j] &= chains[j] >> s[j];

@@ -13,6 +13,7 @@ use std::arch::x86_64::{
     _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_testz_si256,
 };
 
+use crate::config::MAX_STEPS;
 use crate::{Config, Geometry, Position, WinCheck};
 
 /// AVX2 direction-parallel win detection; [`Avx2::new`] checks the CPU.
@@ -47,14 +48,14 @@ impl WinCheck for Avx2 {
 /// so out-of-range counts shift everything out) for the 128-bit emulation.
 struct Plan {
     steps: usize,
-    counts: [[[u64; 4]; 3]; 8],
+    counts: [[[u64; 4]; 3]; MAX_STEPS],
 }
 
 impl Plan {
     fn new(config: Config) -> Plan {
         // The shift amounts depend only on the configuration, not the word.
         let geo = Geometry::<u128>::new(config);
-        let mut counts = [[[0; 4]; 3]; 8];
+        let mut counts = [[[0; 4]; 3]; MAX_STEPS];
         for (step, shifts) in counts.iter_mut().zip(&geo.shifts[..geo.steps]) {
             let s = shifts.map(u64::from);
             *step = [
@@ -80,7 +81,7 @@ fn lanes(v: [u64; 4]) -> __m256i {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn check_run<const WIDE: bool>(plan: &Plan, positions: &[Position], out: &mut [u8]) {
-    let mut steps = [[_mm256_setzero_si256(); 3]; 8];
+    let mut steps = [[_mm256_setzero_si256(); 3]; MAX_STEPS];
     for (vectors, counts) in steps.iter_mut().zip(&plan.counts[..plan.steps]) {
         for (v, c) in vectors.iter_mut().zip(counts) {
             *v = lanes(*c);
