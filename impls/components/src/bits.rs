@@ -40,3 +40,16 @@ pub(crate) fn neighbours(i: usize) -> [Option<usize>; 4] {
         (row + 1 < Board::HEIGHT).then_some(i + Board::WIDTH),
     ]
 }
+
+/// Cells in the right column.
+pub(crate) const RIGHT: u128 = column(Board::WIDTH - 1);
+
+/// The cells of `m` with no 4-neighbour in `m`: components of one cell, which the fast
+/// variants emit without growing them.
+#[inline(always)]
+pub(crate) fn isolated(m: u128) -> u128 {
+    // A cell is isolated when none of its 4-neighbours is set.
+    let neighbours =
+        (m << 1) & NOT_LEFT | (m >> 1) & NOT_RIGHT | m << Board::WIDTH | m >> Board::WIDTH;
+    m & !neighbours
+}

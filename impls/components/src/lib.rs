@@ -16,7 +16,7 @@ pub mod inputs;
 mod naive_bfs;
 mod row_table;
 mod simd;
-// mod swar;
+mod swar;
 
 /// One 6×12 bitboard: bit `row * WIDTH + col` is the cell in `row` (0 = top) and `col`
 /// (0 = left). Bits at and above [`Board::CELLS`] are always zero.
@@ -361,6 +361,12 @@ pub fn variants() -> Vec<Variant> {
             description: "lowest set bit grown by masked shifts until fixpoint, repeated",
             features: &[],
             make: || boxed(flood::Flood),
+        },
+        Variant {
+            name: "swar",
+            description: "whole-run fills: carry addition and Kogge-Stone shifts, singles pre-pass",
+            features: &[],
+            make: || boxed(swar::Swar),
         },
     ];
     v.extend(simd::variants());
