@@ -7,7 +7,7 @@
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
 use crate::geometry::{CELL_MASK, CELLS, COLS, Placement, ROWS, below, regions};
-use crate::search::{ByAnchor, Candidate, Table, placement_bits, solve_with};
+use crate::search::{ByAnchor, PIECE_BIT, Table, placement_bits, solve_with};
 
 /// Regions checked per placement; more are merged into the last one.
 const CHECKED: usize = 2;
@@ -20,6 +20,9 @@ pub(crate) struct Entry {
     /// placement and every cell below its anchor, all but the largest region;
     /// unused slots are 0.
     cut_off: [u64; CHECKED],
+    /// Whether some `cut_off` region's size is not a multiple of five: the
+    /// placement is dead unless other pieces already cover part of it.
+    bad_if_untouched: bool,
 }
 
 /// Bit `n` is set when `n` cells cannot be covered by five-cell pieces.
@@ -49,54 +52,149 @@ impl Entry {
         Entry {
             bits: placement_bits(p.piece, p.mask()),
             cut_off,
+            bad_if_untouched: cut_off.iter().any(|r| r.count_ones() % 5 != 0),
         }
     }
 }
 
-impl Candidate for Entry {
-    #[inline(always)]
-    fn bits(&self) -> u64 {
-        self.bits
-    }
-
+impl Entry {
     /// Whatever else covers the board, the region's empty cells are cut off
     /// (everything below the anchor is covered), so its empty cells form whole
     /// regions of the real board: a count that is not a multiple of five
     /// means one of them can never be filled.
     #[inline(always)]
     fn fits(&self, board: u64) -> bool {
-        self.bits & board == 0
-            && self
-                .cut_off
-                .iter()
-                .all(|&r| NOT_MULTIPLE_OF_5 >> (r & !board).count_ones() & 1 == 0)
+        if self.bits & board != 0 {
+            return false;
+        }
+        // Usually no other piece reaches into the regions: their sizes
+        // decide, and counting cells (slow without a popcnt instruction) is
+        // left for the rare other case.
+        if (self.cut_off[0] | self.cut_off[1]) & board == 0 {
+            return !self.bad_if_untouched;
+        }
+        self.cut_off
+            .iter()
+            .all(|&r| NOT_MULTIPLE_OF_5 >> (r & !board).count_ones() & 1 == 0)
     }
 }
 
-/// The placements with their cut-off regions, and the window test.
+/// The placements with their cut-off regions, indexed for fast selection,
+/// and the window test.
 pub(crate) struct IslandTable {
     placements: ByAnchor<Entry>,
+    select: Vec<Select>,
     windows: Windows,
 }
 
-impl Table for IslandTable {
-    type Entry = Entry;
+/// Cells after the anchor (in board order) in each group of the selection index.
+const GROUP: usize = 5;
+/// Groups of cells in the selection index: they cover the next three rows.
+const GROUPS: usize = 3;
 
+/// Which placements anchored at one cell are worth trying, as sets of their
+/// indexes in [`ByAnchor::at`] (at most 120 of them: 10 pieces × 12
+/// orientations): by which cells of each group of `GROUP` cells after the
+/// anchor are covered, and by which pieces are used (two halves). A placement
+/// is left out of a group's set when it overlaps the covered cells, or when
+/// its cut-off regions, all inside the group, are bad and untouched. The
+/// intersection holds every placement that can lead to a solution and few
+/// others, so the search looks at a handful of placements instead of
+/// scanning dozens.
+#[derive(Clone)]
+struct Select {
+    groups: [[Ids; 1 << GROUP]; GROUPS],
+    unused_low: [Ids; 1 << GROUP],
+    unused_high: [Ids; 1 << GROUP],
+}
+
+/// A set of placement indexes below 128, as two words (cheaper to scan
+/// than a `u128` on every target).
+#[derive(Clone, Copy)]
+struct Ids([u64; 2]);
+
+impl Ids {
+    fn of(f: impl Fn(usize) -> bool) -> Ids {
+        Ids(std::array::from_fn(|half| {
+            (0..64)
+                .filter(|i| f(64 * half + i))
+                .fold(0, |s, i| s | 1 << i)
+        }))
+    }
+}
+
+impl Select {
+    fn new(anchor: usize, entries: &[Entry]) -> Select {
+        assert!(
+            entries.len() <= 128,
+            "at most 120 placements share an anchor"
+        );
+        let ids = |f: &dyn Fn(&Entry) -> bool| Ids::of(|i| entries.get(i).is_some_and(f));
+        let piece = |e: &Entry| (e.bits >> PIECE_BIT).trailing_zeros() as usize;
+        let promising = |e: &Entry, g: usize, pattern: usize| {
+            let shift = anchor + 1 + g * GROUP;
+            let cells = ((1u64 << GROUP) - 1) << shift & CELL_MASK;
+            let covered = (pattern as u64) << shift & CELL_MASK;
+            let cut = e.cut_off[0] | e.cut_off[1];
+            let doomed = e.bad_if_untouched && cut & !cells == 0 && cut & covered == 0;
+            e.bits & covered == 0 && !doomed
+        };
+        Select {
+            groups: std::array::from_fn(|g| {
+                std::array::from_fn(|pattern| ids(&|e| promising(e, g, pattern)))
+            }),
+            unused_low: std::array::from_fn(|used| {
+                ids(&|e| piece(e) < GROUP && used >> piece(e) & 1 == 0)
+            }),
+            unused_high: std::array::from_fn(|used| {
+                ids(&|e| piece(e) >= GROUP && used >> (piece(e) - GROUP) & 1 == 0)
+            }),
+        }
+    }
+}
+
+impl Table for IslandTable {
     #[inline(always)]
-    fn of(&self, cell: usize, piece: usize) -> &[Entry] {
-        self.placements.of(cell, piece)
+    fn dead(&self, board: u64) -> bool {
+        self.windows.dead(board)
     }
 
     #[inline(always)]
-    fn dead(&self, board: u64, cell: usize) -> bool {
-        self.windows.dead(board, cell / COLS)
+    fn for_each_fit(&self, board: u64, cell: usize, mut f: impl FnMut(u64)) {
+        let select = &self.select[cell];
+        let next = (board & CELL_MASK) >> (cell + 1);
+        let used = (board >> PIECE_BIT) as usize;
+        let group = (1 << GROUP) - 1;
+        let (low, high) = (
+            select.unused_low[used & group],
+            select.unused_high[used >> GROUP & group],
+        );
+        let entries = self.placements.at(cell);
+        for half in 0..2 {
+            let mut ids = low.0[half] | high.0[half];
+            for (g, sets) in select.groups.iter().enumerate() {
+                ids &= sets[(next >> (g * GROUP)) as usize & group].0[half];
+            }
+            while ids != 0 {
+                let e = &entries[64 * half + ids.trailing_zeros() as usize];
+                ids &= ids - 1;
+                if e.fits(board) {
+                    f(e.bits);
+                }
+            }
+        }
     }
 }
 
 /// The island table, keeping the placements `keep` accepts.
 pub(crate) fn table(keep: impl Fn(&Placement) -> bool) -> IslandTable {
+    let placements = ByAnchor::new(keep, Entry::new);
+    let select = (0..CELLS)
+        .map(|cell| Select::new(cell, placements.at(cell)))
+        .collect();
     IslandTable {
-        placements: ByAnchor::new(keep, Entry::new),
+        placements,
+        select,
         windows: Windows::new(),
     }
 }
@@ -108,39 +206,54 @@ const WINDOW_CELLS: usize = WINDOW_ROWS * COLS;
 
 /// For the three rows starting at the row of the lowest empty cell (every row
 /// above it is covered), which patterns of covered cells enclose a region
-/// whose size is not a multiple of five: one bit per pattern. A region is
+/// whose size is not a multiple of five, one bit per pattern. A region is
 /// enclosed unless it reaches the window's last row and the board goes on
 /// below. This catches the holes pieces leave between each other, which the
 /// per-placement regions miss.
 struct Windows {
-    /// Bit `pattern` of `bits[kind]`; see [`Windows::kind`].
-    bits: Vec<Vec<u64>>,
+    /// Bit `start + pattern` where `(shift, start) = at[lowest empty cell]`
+    /// and `pattern = board >> shift`, the window's cells.
+    bits: Vec<u64>,
+    at: [(u32, u32); CELLS + 1],
 }
 
 impl Windows {
     fn new() -> Windows {
+        let mut bits = Vec::new();
+        let mut start = [0; 5];
         // The bits depend on the first row only through its parity (odd rows
         // are shifted) and on how many rows remain below the window.
-        let bits = (0..ROWS)
+        for (kind, row) in (0..ROWS)
             .filter(|&row| row < 2 || row + WINDOW_ROWS >= ROWS)
-            .map(|row| {
-                let cells = WINDOW_CELLS.min(CELLS - row * COLS);
-                let mut bits = vec![0u64; (1usize << cells).div_ceil(64)];
-                for pattern in 0..1u64 << cells {
-                    let free = (!pattern & ((1 << cells) - 1)) << (row * COLS);
-                    let open_row = (row + WINDOW_ROWS < ROWS)
-                        .then(|| ((1u64 << COLS) - 1) << ((row + WINDOW_ROWS - 1) * COLS));
-                    let enclosed_bad = regions(free).into_iter().any(|r| {
-                        open_row.is_none_or(|last| r & last == 0) && r.count_ones() % 5 != 0
-                    });
-                    if enclosed_bad {
-                        bits[pattern as usize / 64] |= 1 << (pattern % 64);
-                    }
+            .enumerate()
+        {
+            debug_assert_eq!(Windows::kind(row), kind);
+            start[kind] = bits.len() * 64;
+            let cells = WINDOW_CELLS.min(CELLS - row * COLS);
+            let open_row = (row + WINDOW_ROWS < ROWS)
+                .then(|| ((1u64 << COLS) - 1) << ((row + WINDOW_ROWS - 1) * COLS));
+            let mut table = vec![0u64; (1usize << cells).div_ceil(64)];
+            for pattern in 0..1u64 << cells {
+                let free = (!pattern & ((1 << cells) - 1)) << (row * COLS);
+                if regions(free)
+                    .into_iter()
+                    .any(|r| open_row.is_none_or(|last| r & last == 0) && r.count_ones() % 5 != 0)
+                {
+                    table[pattern as usize / 64] |= 1 << (pattern % 64);
                 }
-                bits
-            })
-            .collect();
-        Windows { bits }
+            }
+            bits.extend(table);
+        }
+        let at = std::array::from_fn(|cell| {
+            let row = (cell / COLS).min(ROWS - 1);
+            (
+                (row * COLS).min(cell) as u32,
+                start[Windows::kind(row)] as u32,
+            )
+        });
+        let windows = Windows { bits, at };
+        debug_assert!(!windows.dead(CELL_MASK));
+        windows
     }
 
     /// Which table serves a window starting at `row`.
@@ -153,9 +266,13 @@ impl Windows {
     }
 
     #[inline(always)]
-    fn dead(&self, board: u64, row: usize) -> bool {
-        let pattern = ((board & CELL_MASK) >> (row * COLS)) as usize & ((1 << WINDOW_CELLS) - 1);
-        self.bits[Windows::kind(row)][pattern / 64] >> (pattern % 64) & 1 != 0
+    fn dead(&self, board: u64) -> bool {
+        // A covered board has "lowest empty cell" CELLS, served by the last
+        // row's table with every cell covered: never dead.
+        let cell = (!board & CELL_MASK | 1 << CELLS).trailing_zeros() as usize;
+        let (shift, start) = self.at[cell];
+        let i = start as usize + ((board & CELL_MASK) >> shift) as usize % (1 << WINDOW_CELLS);
+        self.bits[i / 64] >> (i % 64) & 1 != 0
     }
 }
 

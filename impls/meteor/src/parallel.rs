@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
 use crate::geometry::CELL_MASK;
-use crate::search::{Collect, Dfs, Recorder, board_bits, children};
+use crate::search::{Collect, Dfs, Recorder, Table, board_bits, children};
 use crate::symmetric::Symmetric;
 
 /// Subtrees to hand to rayon: many more than threads, so that stealing
@@ -47,6 +47,10 @@ impl Solver for Parallel {
         let mut top = Collect::new(limit, turned_too, Some(&found));
         let mut nodes = 0;
         let mut frontier = vec![(bits, placed)];
+        if table.dead(bits) || limit == 0 {
+            // As the depth-first search: a dead root is one node.
+            return Recorder::new(limit).finish(u64::from(limit > 0));
+        }
         while !frontier.is_empty() && frontier.len() < SUBTREES {
             let mut next = Vec::new();
             for (b, placed) in frontier {

@@ -118,55 +118,49 @@ impl<T> ByAnchor<T> {
         }
     }
 
+    /// The items of `piece` anchored at `cell`.
     #[inline(always)]
     pub(crate) fn of(&self, cell: usize, piece: usize) -> &[T] {
         let i = cell * PIECES + piece;
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
-}
 
-/// What the depth-first search reads: placements by anchor and piece, and a
-/// test that ends the search of a board early.
-pub(crate) trait Table: Sync {
-    /// What is stored per placement.
-    type Entry: Candidate;
-    /// The placements of `piece` whose lowest cell is `cell`.
-    fn of(&self, cell: usize, piece: usize) -> &[Self::Entry];
-    /// Whether `board`, whose lowest empty cell is `cell`, surely has no completion.
-    fn dead(&self, board: u64, cell: usize) -> bool;
-}
-
-impl Table for ByAnchor<u64> {
-    type Entry = u64;
-
-    #[inline(always)]
-    fn of(&self, cell: usize, piece: usize) -> &[u64] {
-        ByAnchor::of(self, cell, piece)
+    /// The items anchored at `cell`, ordered by piece.
+    pub(crate) fn at(&self, cell: usize) -> &[T] {
+        &self.items[self.start[cell * PIECES] as usize..self.start[(cell + 1) * PIECES] as usize]
     }
+}
 
+/// What the depth-first search reads: the placements that fit at the lowest
+/// empty cell, and a test that ends the search of a board early.
+pub(crate) trait Table: Sync {
+    /// Whether `board` surely has no completion.
+    fn dead(&self, board: u64) -> bool;
+    /// Calls `f` with every placement (bitmask with piece bit) of an unused
+    /// piece that covers `cell`, the lowest empty cell of `board`, fits and
+    /// is worth searching, in a fixed order.
+    fn for_each_fit(&self, board: u64, cell: usize, f: impl FnMut(u64));
+}
+
+/// The plain table: try every placement of every unused piece.
+impl Table for ByAnchor<u64> {
     #[inline(always)]
-    fn dead(&self, _: u64, _: usize) -> bool {
+    fn dead(&self, _: u64) -> bool {
         false
     }
-}
-
-/// A table entry the depth-first search can place.
-pub(crate) trait Candidate: Copy + Send + Sync {
-    /// The placement bitmask (cells and piece bit).
-    fn bits(&self) -> u64;
-    /// Whether placing it on `board` is allowed (and worth searching).
-    fn fits(&self, board: u64) -> bool;
-}
-
-impl Candidate for u64 {
-    #[inline(always)]
-    fn bits(&self) -> u64 {
-        *self
-    }
 
     #[inline(always)]
-    fn fits(&self, board: u64) -> bool {
-        self & board == 0
+    fn for_each_fit(&self, board: u64, cell: usize, mut f: impl FnMut(u64)) {
+        let mut unused = !(board >> PIECE_BIT) & ((1 << PIECES) - 1);
+        while unused != 0 {
+            let piece = unused.trailing_zeros() as usize;
+            unused &= unused - 1;
+            for &m in self.of(cell, piece) {
+                if m & board == 0 {
+                    f(m);
+                }
+            }
+        }
     }
 }
 
@@ -243,45 +237,47 @@ impl<'a, T: Table> Dfs<'a, T> {
         if self.sink.stop() {
             return;
         }
+        if self.table.dead(board) {
+            self.nodes += 1;
+            return;
+        }
+        self.expand(board);
+    }
+
+    /// A node: `board` is not known to be dead.
+    fn expand(&mut self, board: u64) {
         self.nodes += 1;
         let free = !board & CELL_MASK;
         if free == 0 {
             self.sink.solution(&self.placed[..self.depth]);
             return;
         }
-        let cell = free.trailing_zeros() as usize;
-        if self.table.dead(board, cell) {
-            return;
-        }
-        let mut unused = !(board >> PIECE_BIT) & ((1 << PIECES) - 1);
-        while unused != 0 {
-            let piece = unused.trailing_zeros() as usize;
-            unused &= unused - 1;
-            for c in self.table.of(cell, piece) {
-                if c.fits(board) {
-                    self.placed[self.depth] = c.bits();
-                    self.depth += 1;
-                    self.run(board | c.bits());
-                    self.depth -= 1;
-                }
+        let table = self.table;
+        table.for_each_fit(board, free.trailing_zeros() as usize, |m| {
+            // Dead children are rejected here rather than visited: a call
+            // costs more than the test.
+            let child = board | m;
+            if table.dead(child) || self.sink.stop() {
+                return;
             }
-        }
+            self.placed[self.depth] = m;
+            self.depth += 1;
+            self.expand(child);
+            self.depth -= 1;
+        });
     }
 }
 
-/// The placements [`Dfs::run`] would try on `board` (not a solution), in the
-/// same order: the children of a search node.
+/// The children of search node `board` (not a solution) that [`Dfs::run`]
+/// would visit, in its order: the placements it would try.
 pub(crate) fn children<T: Table>(table: &T, board: u64) -> Vec<u64> {
-    let cell = (!board & CELL_MASK).trailing_zeros() as usize;
-    if table.dead(board, cell) {
-        return Vec::new();
-    }
-    (0..PIECES)
-        .filter(|&p| board >> (PIECE_BIT as usize + p) & 1 == 0)
-        .flat_map(|p| table.of(cell, p))
-        .filter(|c| c.fits(board))
-        .map(|c| c.bits())
-        .collect()
+    let mut out = Vec::new();
+    table.for_each_fit(board, (!board & CELL_MASK).trailing_zeros() as usize, |m| {
+        if !table.dead(board | m) {
+            out.push(m);
+        }
+    });
+    out
 }
 
 /// Runs a single-threaded search of `board` with `table`.
