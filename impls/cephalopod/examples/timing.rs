@@ -1,6 +1,8 @@
 //! Quick per-test timing of every variant (median of repeated cold solves):
 //! `cargo run --release -p cephalopod --example timing [VARIANT...]`.
 //! A development aid; `bitbench bench cephalopod` is the real benchmark.
+//! On Linux it reads the thread's CPU time from `/proc/thread-self/schedstat`
+//! (so a busy machine inflates the figures less), elsewhere the wall clock.
 
 use std::time::{Duration, Instant};
 
@@ -9,14 +11,31 @@ use cephalopod::{Problem, inputs, path_count, variants};
 /// The oracle runs only where it has at most this many paths.
 const NAIVE_LIMIT: u64 = 20_000_000;
 
+/// The thread's CPU time so far, or the wall clock where that is unknown.
+fn now() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map(Duration::from_nanos)
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed())
+}
+
+/// Median time per solve over batches long enough for the clock.
 fn median(solve: impl Fn() -> u32) -> (Duration, u32) {
+    let t = now();
+    let answer = std::hint::black_box(solve());
+    let once = now() - t;
+    let batch =
+        (Duration::from_millis(2).as_nanos() / once.as_nanos().max(1)).clamp(1, 10_000) as u32;
     let mut times = Vec::new();
     let start = Instant::now();
-    let mut answer = 0;
-    while times.len() < 5 || (start.elapsed() < Duration::from_millis(300) && times.len() < 200) {
-        let t = Instant::now();
-        answer = std::hint::black_box(solve());
-        times.push(t.elapsed());
+    while times.len() < 5 || (start.elapsed() < Duration::from_millis(400) && times.len() < 100) {
+        let t = now();
+        for _ in 0..batch {
+            std::hint::black_box(solve());
+        }
+        times.push((now() - t) / batch);
     }
     times.sort_unstable();
     (times[times.len() / 2], answer)
