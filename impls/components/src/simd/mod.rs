@@ -26,12 +26,15 @@ pub(crate) fn variants() -> Vec<Variant> {
 }
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) use avx2::Avx2;
+#[cfg(target_arch = "x86_64")]
 pub(crate) use rounds::{Lanes, label_batch};
 
 #[cfg(target_arch = "x86_64")]
 mod rounds {
     use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
+    use crate::bits::isolated;
     use crate::{Board, Components, MAX_COMPONENTS};
 
     /// One register of `BOARDS` column-major boards and the operations the round loop needs.
@@ -76,7 +79,8 @@ mod rounds {
         let (top, bottom) = (bits as u64, (bits >> TOP_BITS) as u64);
         let mut out = 0u128;
         for c in 0..Board::WIDTH {
-            let col = _pext_u64(top, COLUMN_TOP << c) | _pext_u64(bottom, COLUMN_BOTTOM << c) << TOP_ROWS;
+            let col =
+                _pext_u64(top, COLUMN_TOP << c) | _pext_u64(bottom, COLUMN_BOTTOM << c) << TOP_ROWS;
             out |= (col as u128) << (16 * c);
         }
         out
@@ -111,32 +115,42 @@ mod rounds {
     /// The CPU must have `L`'s target features plus BMI2 and POPCNT; callers are
     /// `#[target_feature]` functions enabling them, into which this is inlined.
     #[inline(always)]
-    pub(crate) unsafe fn label_batch<L: Lanes, const N: usize>(boards: &[Board], out: &mut [Components]) {
-        assert_eq!(boards.len(), out.len(), "label_batch: boards and out differ in length");
+    pub(crate) unsafe fn label_batch<L: Lanes, const N: usize>(
+        boards: &[Board],
+        out: &mut [Components],
+    ) {
+        assert_eq!(
+            boards.len(),
+            out.len(),
+            "label_batch: boards and out differ in length"
+        );
         debug_assert_eq!(N, L::BOARDS);
+        // Components of two or more cells per board, in round order (one spare slot for the
+        // empty masks of finished boards). Reused across groups: `count` says what is valid.
+        let mut found = [[0u128; MAX_COMPONENTS + 1]; N];
         for (boards, out) in boards.chunks(N).zip(out.chunks_mut(N)) {
             let mut cols = [0u128; N];
             for (c, b) in cols.iter_mut().zip(boards) {
                 // SAFETY: the caller guarantees BMI2.
                 *c = unsafe { to_columns(b.bits()) };
             }
-            // SAFETY (this block): the caller guarantees `L`'s features.
+            // SAFETY: the caller guarantees `L`'s features, BMI2 and POPCNT.
             unsafe {
-                let board = L::load(&cols);
-                // Isolated cells need no growth: they are found all at once and placed by
-                // rank at the end.
-                let singles = board.neighbours().andnot(board);
-                let mut rest = singles.andnot(board);
+                // Isolated cells need no growth: they are found all at once (row-major, so no
+                // conversion) and placed by rank at the end.
                 let mut lone = [0u128; N];
-                singles.store(&mut lone);
-                // Components of two or more cells per board, in round order.
-                let mut found = [[0u128; MAX_COMPONENTS]; N];
+                for (l, b) in lone.iter_mut().zip(boards) {
+                    *l = isolated(b.bits());
+                }
+                let board = L::load(&cols);
+                let mut rest = board.neighbours().andnot(board).andnot(board);
                 let mut count = [0usize; N];
                 let mut comp = [0u128; N];
                 while !rest.is_zero() {
                     let mut x = rest.lowest();
                     loop {
-                        let g = x.step(rest);
+                        // Two steps per test: the test and its branch cost more than a step.
+                        let g = x.step(rest).step(rest);
                         if g.same(x) {
                             break;
                         }
@@ -145,15 +159,14 @@ mod rounds {
                     rest = x.andnot(rest);
                     x.store(&mut comp);
                     for b in 0..N {
-                        // Boards already done contribute an empty mask, skipped here.
-                        if comp[b] != 0 {
-                            found[b][count[b]] = to_rows(comp[b]);
-                            count[b] += 1;
-                        }
+                        // Boards already done contribute an empty mask, which the next one
+                        // overwrites: no branch to mispredict.
+                        found[b][count[b]] = to_rows(comp[b]);
+                        count[b] += (comp[b] != 0) as usize;
                     }
                 }
                 for (b, o) in out.iter_mut().enumerate() {
-                    place(o, to_rows(lone[b]), &found[b][..count[b]]);
+                    place(o, lone[b], &found[b][..count[b]]);
                 }
             }
         }
