@@ -14,20 +14,23 @@ use crate::bits::Bits;
 ///
 /// Invariants (checked by [`Config::new`]): `W, H >= 1`, `W*(H+1) <= 128` and
 /// `1 <= K <= max(W, H)`.
+///
+/// Packed in one word (`W | H << 8 | K << 16`) so that telling whether a
+/// batch changes configuration is one compare per position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Config {
-    columns: u8,
-    rows: u8,
-    inarow: u8,
+    packed: u32,
 }
 
 impl Config {
     /// Kaggle's default: 7 columns, 6 rows, 4 in a row.
-    pub const STANDARD: Config = Config {
-        columns: 7,
-        rows: 6,
-        inarow: 4,
-    };
+    pub const STANDARD: Config = Config::pack(7, 6, 4);
+
+    const fn pack(columns: u32, rows: u32, inarow: u32) -> Config {
+        Config {
+            packed: columns | rows << 8 | inarow << 16,
+        }
+    }
 
     /// Validates and builds a configuration.
     pub fn new(columns: usize, rows: usize, inarow: usize) -> Result<Config, String> {
@@ -46,27 +49,23 @@ impl Config {
                 columns.max(rows)
             ));
         }
-        // All three fit in u8: bits <= 128 bounds columns and rows.
-        Ok(Config {
-            columns: columns as u8,
-            rows: rows as u8,
-            inarow: inarow as u8,
-        })
+        // All three fit in a byte: bits <= 128 bounds columns and rows.
+        Ok(Config::pack(columns as u32, rows as u32, inarow as u32))
     }
 
     /// Number of columns W.
     pub fn columns(self) -> usize {
-        usize::from(self.columns)
+        (self.packed & 0xff) as usize
     }
 
     /// Number of rows H.
     pub fn rows(self) -> usize {
-        usize::from(self.rows)
+        (self.packed >> 8 & 0xff) as usize
     }
 
     /// Stones in a row needed to win, K.
     pub fn inarow(self) -> usize {
-        usize::from(self.inarow)
+        (self.packed >> 16) as usize
     }
 
     /// Number of cells W*H (the longest possible game).
@@ -93,7 +92,7 @@ impl Config {
 
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}k{}", self.columns, self.rows, self.inarow)
+        write!(f, "{}x{}k{}", self.columns(), self.rows(), self.inarow())
     }
 }
 
@@ -128,6 +127,13 @@ pub struct Geometry<B> {
     pub bottom: B,
     /// Every playable cell (all bits except the spare bit on top of each column).
     pub board: B,
+    /// The top row: a stone played there fills its column.
+    pub top: B,
+    /// The four line directions as bit distances (vertical, horizontal, two
+    /// diagonals); a direction too short for K repeats one that is not.
+    pub dirs: [u32; 4],
+    /// K, the stones in a row needed to win.
+    pub inarow: usize,
     /// Per doubling step, the right shift for each of the four directions.
     pub shifts: [[u32; 4]; MAX_STEPS],
     /// How many entries of `shifts` are used.
@@ -169,6 +175,9 @@ impl<B: Bits> Geometry<B> {
         Geometry {
             bottom,
             board,
+            top: bottom << (h as u32 - 1),
+            dirs,
+            inarow: k,
             shifts,
             steps,
         }
@@ -203,8 +212,10 @@ impl<B: Bits> Geometry<B> {
     fn lines_in<const STEPS: usize, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
         let mut m = stones.map(|s| [s; 4]);
         for s in &self.shifts[..STEPS] {
-            for chains in &mut m {
-                for j in 0..4 {
+            // Boards sharing a shift count side by side: without BMI2 every
+            // variable shift goes through `cl`, which then serves N of them.
+            for j in 0..4 {
+                for chains in &mut m {
                     chains[j] &= chains[j] >> s[j];
                 }
             }
@@ -216,5 +227,51 @@ impl<B: Bits> Geometry<B> {
     #[inline(always)]
     pub fn playable(&self, occupied: B) -> B {
         occupied.wrapping_add(self.bottom) & self.board
+    }
+
+    /// Every cell where one more stone would give `me` K aligned (occupied
+    /// and unreachable cells included: mask the result with the playable
+    /// cells).
+    #[inline]
+    pub fn winning_cells(&self, me: B) -> B {
+        // A constant K unrolls the run loops below; K above 8 (rare, and only
+        // on long thin boards) takes a heap buffer.
+        match self.inarow {
+            1 => self.winning_cells_in(me, &mut [B::ZERO; 1]),
+            2 => self.winning_cells_in(me, &mut [B::ZERO; 2]),
+            3 => self.winning_cells_in(me, &mut [B::ZERO; 3]),
+            4 => self.winning_cells_in(me, &mut [B::ZERO; 4]),
+            5 => self.winning_cells_in(me, &mut [B::ZERO; 5]),
+            6 => self.winning_cells_in(me, &mut [B::ZERO; 6]),
+            7 => self.winning_cells_in(me, &mut [B::ZERO; 7]),
+            8 => self.winning_cells_in(me, &mut [B::ZERO; 8]),
+            k => self.winning_cells_in(me, &mut vec![B::ZERO; k]),
+        }
+    }
+
+    /// A cell x completes a line along d when the i cells before it and the
+    /// K-1-i cells after it are `me`'s, for some i: `after[j]` (the j cells
+    /// after x are mine) is built once per direction, then each `before[i]`
+    /// is paired with `after[K-1-i]`. `after` has K entries.
+    #[inline(always)]
+    fn winning_cells_in(&self, me: B, after: &mut [B]) -> B {
+        let k = after.len();
+        let mut cells = B::ZERO;
+        for &d in &self.dirs {
+            after[0] = !B::ZERO;
+            let mut shifted = me;
+            for j in 1..k {
+                shifted = shifted >> d;
+                after[j] = after[j - 1] & shifted;
+            }
+            cells |= after[k - 1];
+            let (mut before, mut shifted) = (!B::ZERO, me);
+            for i in 1..k {
+                shifted = shifted << d;
+                before &= shifted;
+                cells |= before & after[k - 1 - i];
+            }
+        }
+        cells
     }
 }

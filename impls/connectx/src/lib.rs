@@ -127,9 +127,19 @@ pub fn variants() -> Vec<Variant> {
         #[cfg(target_arch = "x86_64")]
         Variant {
             name: "simd",
-            description: "AVX2: the four directions of one player in the four lanes of a vector",
+            description: "AVX2: both players of two positions in the four lanes, shift-and in step",
             features: &["avx2"],
-            make: || win::simd::Avx2::new().map(|k| Box::new(k) as Box<dyn WinCheck>),
+            make: || win::simd::pairs::Avx2::new().map(|k| Box::new(k) as Box<dyn WinCheck>),
+        },
+        #[cfg(target_arch = "x86_64")]
+        Variant {
+            name: "simd-mover",
+            description: "AVX2: only the last mover (nobody else can have a line), four positions a vector",
+            features: &["avx2"],
+            make: || {
+                win::simd::last_mover::Avx2LastMover::new()
+                    .map(|k| Box::new(k) as Box<dyn WinCheck>)
+            },
         },
     ]
 }
@@ -154,6 +164,12 @@ pub fn perft_variants() -> Vec<PerftVariant> {
             description: "bitboards, the last ply counted with a popcount instead of played",
             features: &[],
             make: || Some(Box::new(perft::bitboard_bulk::BitboardBulk)),
+        },
+        PerftVariant {
+            name: "bitboard-threats",
+            description: "bitboards, one winning-cell mask per node; the last two plies counted, not played",
+            features: &[],
+            make: || Some(Box::new(perft::bitboard_threats::BitboardThreats)),
         },
     ]
 }

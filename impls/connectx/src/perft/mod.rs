@@ -7,6 +7,7 @@
 
 pub mod bitboard;
 pub mod bitboard_bulk;
+pub mod bitboard_threats;
 pub mod list;
 
 use crate::position::outcome;

@@ -39,6 +39,6 @@ pub(crate) fn for_each_run(
 /// The output byte for "player 1 has a line" / "player 2 has a line";
 /// player 1 takes precedence, as in Kaggle's every-cell check.
 #[inline(always)]
-pub(crate) fn encode(p1: bool, p2: bool) -> u8 {
-    u8::from(p1) | (u8::from(p2 & !p1) << 1)
+pub(crate) const fn encode(p1: bool, p2: bool) -> u8 {
+    p1 as u8 | (((p2 & !p1) as u8) << 1)
 }

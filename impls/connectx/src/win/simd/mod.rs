@@ -1,0 +1,245 @@
+//! AVX2 win detection: several boards side by side in the four 64-bit lanes
+//! of a vector, all running the same shift-and schedule with uniform counts,
+//! so four boards advance per instruction.
+//!
+//! The kernels differ only in which boards fill the lanes ([`Layout`]):
+//! [`pairs`] puts both players of two positions in a vector, [`last_mover`]
+//! only the player who moved last, of four positions. Boards wider than 64
+//! bits (up to 128) add a vector of high words and emulate each 128-bit
+//! shift with three lane shifts; `vpsrlvq`/`vpsllvq` yield 0 for counts of
+//! 64 or more, which makes the emulation branch-free. The CPU is checked at
+//! run time (memchr style); the module compiles to nothing off x86_64.
+
+pub mod last_mover;
+pub mod pairs;
+
+use std::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_movemask_pd,
+    _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_sllv_epi64, _mm256_srlv_epi64,
+};
+
+use crate::config::MAX_STEPS;
+use crate::{Config, Geometry, Position};
+
+/// Which boards a kernel puts in the four lanes.
+pub(crate) trait Layout {
+    /// Positions per step of the loop (at most 4).
+    const CHUNK: usize;
+    /// Vectors per step (1 or 2).
+    const VECTORS: usize;
+    /// Per vector, the lanes' low and high words for `chunk` (exactly
+    /// `CHUNK` positions); vectors past `VECTORS` are ignored.
+    fn lanes(chunk: &[Position]) -> [[[u64; 4]; 2]; 2];
+    /// Writes `chunk`'s answers from the mask of lanes holding no K-run
+    /// (four bits per vector, vector 0 lowest).
+    fn write(empty_lanes: usize, chunk: &[Position], out: &mut [u8]);
+}
+
+/// Runs `L`'s kernel over a batch.
+///
+/// # Safety
+/// The CPU must support AVX2.
+///
+/// # Panics
+/// When the slices differ in length.
+pub(crate) unsafe fn winners<L: Layout>(positions: &[Position], out: &mut [u8]) {
+    assert_eq!(positions.len(), out.len(), "one output per position");
+    let mut done = 0;
+    while done < positions.len() {
+        let config = positions[done].config();
+        let plan = Plan::new(config);
+        let (positions, out) = (&positions[done..], &mut out[done..]);
+        // SAFETY: every arm runs an AVX2 kernel; the caller guarantees AVX2.
+        let checked = unsafe {
+            match (config.fits_u64(), plan.steps) {
+                (true, 0) => check_run::<L, false, 0>(&plan, config, positions, out),
+                (true, 1) => check_run::<L, false, 1>(&plan, config, positions, out),
+                (true, 2) => check_run::<L, false, 2>(&plan, config, positions, out),
+                (true, 3) => check_run::<L, false, 3>(&plan, config, positions, out),
+                (true, _) => check_run::<L, false, MAX_STEPS>(&plan, config, positions, out),
+                (false, 0) => check_run::<L, true, 0>(&plan, config, positions, out),
+                (false, 1) => check_run::<L, true, 1>(&plan, config, positions, out),
+                (false, 2) => check_run::<L, true, 2>(&plan, config, positions, out),
+                (false, 3) => check_run::<L, true, 3>(&plan, config, positions, out),
+                (false, _) => check_run::<L, true, MAX_STEPS>(&plan, config, positions, out),
+            }
+        };
+        done += checked;
+    }
+}
+
+/// The shift schedule of one configuration: per step and direction, the
+/// right shift `s`, and `64 - s` and `s - 64` (wrapping, so out-of-range
+/// counts shift everything out) for the 128-bit emulation. Steps past
+/// `steps` shift by 0, which leaves a run mask unchanged.
+struct Plan {
+    steps: usize,
+    counts: [[[u64; 3]; 4]; MAX_STEPS],
+}
+
+impl Plan {
+    fn new(config: Config) -> Plan {
+        // The shift amounts depend only on the configuration, not the word.
+        let geo = Geometry::<u128>::new(config);
+        let mut counts = [[[0, 64, 0u64.wrapping_sub(64)]; 4]; MAX_STEPS];
+        for (step, shifts) in counts.iter_mut().zip(&geo.shifts[..geo.steps]) {
+            for (c, &s) in step.iter_mut().zip(shifts) {
+                let s = u64::from(s);
+                *c = [s, 64u64.wrapping_sub(s), s.wrapping_sub(64)];
+            }
+        }
+        Plan {
+            steps: geo.steps,
+            counts,
+        }
+    }
+}
+
+/// Checks the leading positions of `config` and returns how many there
+/// were (at least one). Runs the first `STEPS` steps of the schedule (a
+/// constant, so the chains unroll; `MAX_STEPS` covers the rare longer
+/// schedules, padded with zero shifts).
+///
+/// The configuration test is folded into the loop rather than done in a
+/// separate pass: its integer compares run beside the vector work.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
+    plan: &Plan,
+    config: Config,
+    positions: &[Position],
+    out: &mut [u8],
+) -> usize {
+    let mut counts = [[[_mm256_setzero_si256(); 3]; 4]; STEPS];
+    for (step, plan_step) in counts.iter_mut().zip(&plan.counts) {
+        for (c, plan_c) in step.iter_mut().zip(plan_step) {
+            for (v, &count) in c.iter_mut().zip(plan_c) {
+                *v = _mm256_set1_epi64x(count as i64);
+            }
+        }
+    }
+    let mut done = 0;
+    for (chunk, out) in positions
+        .chunks_exact(L::CHUNK)
+        .zip(out.chunks_exact_mut(L::CHUNK))
+    {
+        let same = chunk
+            .iter()
+            .fold(true, |same, p| same & (p.config() == config));
+        if !same {
+            break;
+        }
+        L::write(step::<L, WIDE, STEPS>(&counts, chunk), chunk, out);
+        done += L::CHUNK;
+    }
+    // The rest of this configuration (less than a chunk), padded with
+    // empty boards (no line).
+    let rest = positions[done..]
+        .iter()
+        .take(L::CHUNK)
+        .take_while(|p| p.config() == config)
+        .count();
+    if rest > 0 {
+        let mut padded = [Position::empty(config); 4];
+        padded[..rest].copy_from_slice(&positions[done..done + rest]);
+        let padded = &padded[..L::CHUNK];
+        let mut answers = [0; 4];
+        L::write(
+            step::<L, WIDE, STEPS>(&counts, padded),
+            padded,
+            &mut answers[..L::CHUNK],
+        );
+        out[done..done + rest].copy_from_slice(&answers[..rest]);
+    }
+    done + rest
+}
+
+/// One step of the loop: the empty-lane mask of `chunk`'s vectors.
+#[target_feature(enable = "avx2")]
+fn step<L: Layout, const WIDE: bool, const STEPS: usize>(
+    counts: &[[[__m256i; 3]; 4]; STEPS],
+    chunk: &[Position],
+) -> usize {
+    let lanes = L::lanes(chunk);
+    let mut mask = 0;
+    for (v, lanes) in lanes.into_iter().enumerate().take(L::VECTORS) {
+        let empty = if WIDE {
+            // Interleaving two vectors of 128-bit boards runs out of
+            // registers; one at a time avoids the spills.
+            empty_lanes_apart::<STEPS>(counts, load::<WIDE>(lanes))
+        } else {
+            empty_lanes::<WIDE, STEPS>(counts, load::<WIDE>(lanes))
+        };
+        mask |= empty << (4 * v);
+    }
+    mask
+}
+
+/// [`empty_lanes`] for 128-bit boards, kept out of line.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn empty_lanes_apart<const STEPS: usize>(
+    counts: &[[[__m256i; 3]; 4]; STEPS],
+    boards: [__m256i; 2],
+) -> usize {
+    empty_lanes::<true, STEPS>(counts, boards)
+}
+
+/// The lanes as vectors (the high words only when `WIDE`).
+#[target_feature(enable = "avx2")]
+fn load<const WIDE: bool>([lo, hi]: [[u64; 4]; 2]) -> [__m256i; 2] {
+    let [lo, hi] = [lo, hi].map(|v| v.map(|w| w as i64));
+    let lo = _mm256_set_epi64x(lo[3], lo[2], lo[1], lo[0]);
+    let hi = if WIDE {
+        _mm256_set_epi64x(hi[3], hi[2], hi[1], hi[0])
+    } else {
+        _mm256_setzero_si256()
+    };
+    [lo, hi]
+}
+
+/// The 4-bit mask of lanes whose board holds no K-run in any direction.
+#[target_feature(enable = "avx2")]
+fn empty_lanes<const WIDE: bool, const STEPS: usize>(
+    counts: &[[[__m256i; 3]; 4]; STEPS],
+    boards: [__m256i; 2],
+) -> usize {
+    let mut chains = [boards; 4];
+    for step in counts {
+        for (chain, c) in chains.iter_mut().zip(step) {
+            *chain = and_shifted::<WIDE>(*chain, c);
+        }
+    }
+    let mut any = _mm256_setzero_si256();
+    for [lo, hi] in chains {
+        any = _mm256_or_si256(any, lo);
+        if WIDE {
+            any = _mm256_or_si256(any, hi);
+        }
+    }
+    let empty = _mm256_cmpeq_epi64(any, _mm256_setzero_si256());
+    _mm256_movemask_pd(_mm256_castsi256_pd(empty)) as usize
+}
+
+/// `m & (m >> s)` lane-wise on `[low, high]` halves of 128-bit boards (only
+/// the low half when not `WIDE`).
+#[target_feature(enable = "avx2")]
+fn and_shifted<const WIDE: bool>(
+    [lo, hi]: [__m256i; 2],
+    [right, left, down]: &[__m256i; 3],
+) -> [__m256i; 2] {
+    if !WIDE {
+        return [_mm256_and_si256(lo, _mm256_srlv_epi64(lo, *right)), hi];
+    }
+    let lo_shifted = _mm256_or_si256(
+        _mm256_srlv_epi64(lo, *right),
+        _mm256_or_si256(_mm256_sllv_epi64(hi, *left), _mm256_srlv_epi64(hi, *down)),
+    );
+    [
+        _mm256_and_si256(lo, lo_shifted),
+        _mm256_and_si256(hi, _mm256_srlv_epi64(hi, *right)),
+    ]
+}
