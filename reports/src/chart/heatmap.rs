@@ -52,6 +52,8 @@ const MARGIN: i32 = 16;
 const TOP_Y: i32 = 84;
 const CELL_H: i32 = 26;
 const BAR_W: i32 = 26;
+/// Shortest colour bar, so a grid of one or two rows still gets a readable scale.
+const BAR_MIN_H: i32 = 150;
 
 impl Heatmap {
     fn values(&self) -> impl Iterator<Item = f64> + '_ {
@@ -107,18 +109,29 @@ impl Heatmap {
         )
     }
 
+    /// Colour-bar ticks: 1-2-5 steps inside the range, or decades when
+    /// those would crowd the bar.
     fn bar_ticks(&self, scale: &Scale) -> Vec<f64> {
         let decades = Scale::fit([scale.lo, scale.hi], true);
-        let ticks: Vec<f64> = decades
-            .ticks()
-            .into_iter()
-            .filter(|t| *t >= scale.lo * 0.999 && *t <= scale.hi * 1.001)
-            .collect();
+        let inside = |t: &f64| *t >= scale.lo * 0.999 && *t <= scale.hi * 1.001;
+        let mut fine = Vec::new();
+        for d in decades.ticks() {
+            fine.extend([d, 2.0 * d, 5.0 * d].into_iter().filter(inside));
+        }
+        let ticks: Vec<f64> = if fine.len() <= 9 {
+            fine
+        } else {
+            decades.ticks().into_iter().filter(inside).collect()
+        };
         if ticks.len() >= 2 {
             ticks
         } else {
             vec![scale.lo, scale.hi]
         }
+    }
+
+    fn bar_h(&self) -> i32 {
+        self.plot().1.max(BAR_MIN_H)
     }
 }
 
@@ -141,7 +154,7 @@ impl Figure for Heatmap {
             .max(measure(&self.subtitle, LABEL).0)
             + 2 * MARGIN;
         let width = (self.left() + w + right + MARGIN).max(title_w);
-        (width as u32, (TOP_Y + h.max(220) + 80) as u32)
+        (width as u32, (TOP_Y + h.max(self.bar_h()) + 80) as u32)
     }
 
     fn draw<DB: DrawingBackend>(&self, c: &Canvas<'_, DB>) -> Res {
@@ -204,11 +217,11 @@ impl Figure for Heatmap {
 
         // Colour bar: thin strips from low (bottom) to high (top).
         let bx = left + w + 36;
-        let bar_h = h.max(220);
+        let bar_h = self.bar_h();
         let bar = scale.onto(f64::from(TOP_Y + bar_h), f64::from(TOP_Y));
-        for k in 0..bar_h {
+        for k in (0..bar_h).step_by(2) {
             let t = 1.0 - f64::from(k) / f64::from(bar_h);
-            c.fill((bx, TOP_Y + k), (bx + BAR_W, TOP_Y + k + 1), viridis(t))?;
+            c.fill((bx, TOP_Y + k), (bx + BAR_W, TOP_Y + k + 2), viridis(t))?;
         }
         c.frame((bx, TOP_Y), (bx + BAR_W, TOP_Y + bar_h), INK)?;
         for t in self.bar_ticks(&scale) {

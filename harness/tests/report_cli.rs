@@ -1,0 +1,285 @@
+//! End-to-end tests of `bitbench report`: a hand-made results file becomes
+//! a report directory; bad arguments fail with one line and exit code 2;
+//! and headless Chromium loads `index.html` with every image (skipped with
+//! a message where Chromium is not installed; `.ci/install-chromium`
+//! installs it).
+
+use reports::{Build, Machine, Metric, Record, ResultsFile, SCHEMA, Status};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bitbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitbench"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("bitbench runs")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-cli-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn record(
+    workload: &str,
+    variant: &str,
+    set: &str,
+    metric: Metric,
+    unit: &str,
+    median: f64,
+) -> Record {
+    Record {
+        workload: workload.into(),
+        variant: variant.into(),
+        input_set: set.into(),
+        target_cpu: "default".into(),
+        metric,
+        unit: unit.into(),
+        status: Status::Ok,
+        median,
+        mad: median / 50.0,
+        min: median,
+        max: median,
+        samples: 5,
+        elements_per_sample: 100,
+        ..Record::default()
+    }
+}
+
+/// A small results file: components with a density sweep, cephalopod with
+/// a 3×4 rank-by-depth grid, meteor with a node counter.
+fn results(path: &Path, slowdown: f64) {
+    let mut records = Vec::new();
+    for (i, v) in ["naive-bfs", "flood", "swar"].iter().enumerate() {
+        let t = slowdown * 800.0 / (1.0 + 3.0 * i as f64);
+        records.push(record("components", v, "seed", Metric::Time, "ns/board", t));
+        for p in [0.2, 0.5, 0.8] {
+            records.push(record(
+                "components",
+                v,
+                &format!("density:{p}"),
+                Metric::Time,
+                "ns/board",
+                t * (0.5 + p),
+            ));
+        }
+    }
+    records.push(record(
+        "cephalopod",
+        "naive",
+        "official",
+        Metric::Time,
+        "ns/solve",
+        9e6,
+    ));
+    records.push(record(
+        "cephalopod",
+        "swar",
+        "official",
+        Metric::Time,
+        "ns/solve",
+        2e5,
+    ));
+    for r in 0..3u32 {
+        for d in 6..10u32 {
+            let ns = 1e3 * f64::from(d * d) / f64::from(r + 1);
+            records.push(record(
+                "cephalopod",
+                "swar",
+                &format!("rank:{r} depth:{d}"),
+                Metric::Time,
+                "ns/solve",
+                ns,
+            ));
+        }
+    }
+    for v in ["naive", "bitmask"] {
+        records.push(record("meteor", v, "full", Metric::Time, "ns/input", 1e8));
+        records.push(record(
+            "meteor",
+            v,
+            "full",
+            Metric::Counter,
+            "nodes/input",
+            4e5,
+        ));
+    }
+    ResultsFile {
+        schema: SCHEMA,
+        date: "2026-11-22T10:00:00Z".into(),
+        command: "bitbench bench".into(),
+        machine: Machine {
+            cpu_model: "Hand-made CPU".into(),
+            cores: 2,
+            ..Machine::default()
+        },
+        build: Build::default(),
+        records,
+    }
+    .write(path)
+    .unwrap();
+}
+
+#[test]
+fn report_writes_charts_and_pages() {
+    let d = dir("ok");
+    results(&d.join("before.json"), 1.0);
+    results(&d.join("after.json"), 0.5);
+    let out = d.join("report");
+    let o = bitbench(&[
+        "report",
+        d.join("before.json").to_str().unwrap(),
+        d.join("after.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("report: {}", out.join("index.html").display())),
+        "{stdout}"
+    );
+    for f in [
+        "index.html",
+        "report.md",
+        "components-density.png",
+        "components-density.svg",
+        "meteor-counter-nodes-input.png",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let heatmaps: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("cephalopod-heatmap-swar") && n.ends_with(".svg"))
+        .collect();
+    assert_eq!(
+        heatmaps.len(),
+        2,
+        "one heatmap per results file: {heatmaps:?}"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("| before |") && md.contains("| after |"),
+        "{md}"
+    );
+    // Workloads the harness knows but the files lack are named as skipped.
+    assert!(stdout.contains("skipped: connectx: no records"), "{stdout}");
+}
+
+#[test]
+fn bad_arguments_fail_with_one_line() {
+    let d = dir("bad");
+    let missing = d.join("nope.json");
+    let o = bitbench(&["report", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nope.json"), "{err}");
+
+    results(&d.join("r.json"), 1.0);
+    std::fs::write(d.join("file"), "").unwrap();
+    let o = bitbench(&[
+        "report",
+        d.join("r.json").to_str().unwrap(),
+        "--out",
+        d.join("file").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a file"));
+
+    let o = bitbench(&["report"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Where Chromium lives, if installed.
+fn chromium() -> Option<&'static str> {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+}
+
+/// Loads `page` in headless Chromium with a script that reports, after the
+/// load event, how many images loaded; returns that line.
+fn image_check(chromium: &str, page: &Path) -> String {
+    let html = std::fs::read_to_string(page).unwrap();
+    let script = "<script>window.addEventListener('load', () => { \
+        const imgs = [...document.images]; \
+        const bad = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src')); \
+        const p = document.createElement('pre'); p.id = 'image-check'; \
+        p.textContent = 'loaded ' + (imgs.length - bad.length) + ' of ' + imgs.length + (bad.length ? ' missing ' + bad.join(' ') : ''); \
+        document.body.appendChild(p); });</script>\n</body>";
+    let probe = page.with_file_name("image-check.html");
+    std::fs::write(&probe, html.replace("</body>", script)).unwrap();
+    let o = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--virtual-time-budget=20000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", probe.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let line = dom
+        .split("<pre id=\"image-check\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .unwrap_or_else(|| {
+            panic!(
+                "no image check in the DOM; stderr: {}",
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+    line.to_owned()
+}
+
+#[test]
+fn chromium_loads_every_image_of_index_html() {
+    let Some(chromium) = chromium() else {
+        eprintln!("skipped: /usr/bin/chromium not found (install it with .ci/install-chromium)");
+        return;
+    };
+    let d = dir("chromium");
+    results(&d.join("run.json"), 1.0);
+    let out = d.join("report");
+    let o = bitbench(&[
+        "report",
+        d.join("run.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let index = out.join("index.html");
+    let charts = std::fs::read_to_string(&index)
+        .unwrap()
+        .matches("<img ")
+        .count();
+    assert!(charts >= 10, "{charts} images");
+    assert_eq!(
+        image_check(chromium, &index),
+        format!("loaded {charts} of {charts}")
+    );
+
+    // The probe notices a broken image, so a pass above means something.
+    let broken = out.join("broken.html");
+    std::fs::write(
+        &broken,
+        "<html><body><img src=\"no-such-chart.svg\"></body></html>",
+    )
+    .unwrap();
+    assert_eq!(
+        image_check(chromium, &broken),
+        "loaded 0 of 1 missing no-such-chart.svg"
+    );
+}

@@ -1,0 +1,281 @@
+//! Rendering a report from hand-made results files: every expected file
+//! exists with a valid header, the heatmap draws one cell per record, and
+//! missing workloads or metrics are reported instead of failing the rest.
+
+mod common;
+
+use common::*;
+use reports::{ReportOptions, Source, render};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn options(expected: &[&str]) -> ReportOptions {
+    ReportOptions {
+        command: "bitbench report test.json".into(),
+        expected_workloads: expected.iter().map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+fn full_file() -> reports::ResultsFile {
+    let mut records = components(&["default"], 1.0);
+    records.extend(cephalopod(0..=3, 6..=10, (2, 8)));
+    records.extend(meteor());
+    records.extend(many_variants(10));
+    file(records)
+}
+
+/// `<text ...>content</text>` elements of an SVG: (attributes, content).
+fn svg_texts(svg: &str) -> Vec<(String, String)> {
+    svg.split("<text ")
+        .skip(1)
+        .map(|t| {
+            let (attrs, rest) = t.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap().trim();
+            (attrs.to_owned(), content.to_owned())
+        })
+        .collect()
+}
+
+fn attr<'a>(attrs: &'a str, name: &str) -> &'a str {
+    let start = attrs
+        .find(&format!(" {name}=\""))
+        .or_else(|| attrs.starts_with(&format!("{name}=\"")).then_some(0))
+        .unwrap();
+    let rest = &attrs[start..];
+    let rest = &rest[rest.find('"').unwrap() + 1..];
+    &rest[..rest.find('"').unwrap()]
+}
+
+fn check_image(dir: &Path, name: &str) {
+    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(bytes.len() > 500, "{name} is nearly empty");
+    if name.ends_with(".png") {
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}");
+    } else {
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.trim_start().starts_with("<svg"), "{name}");
+        assert!(text.trim_end().ends_with("</svg>"), "{name}");
+    }
+}
+
+#[test]
+fn renders_every_expected_file() {
+    let dir = out_dir("full");
+    let sources = vec![Source::new("run", "run.json", full_file())];
+    let report = render(
+        &sources,
+        &dir,
+        &options(&["components", "cephalopod", "meteor", "connectx"]),
+    )
+    .unwrap();
+    let stems: BTreeSet<String> = report
+        .charts
+        .iter()
+        .map(|c| c.svg.trim_end_matches(".svg").to_owned())
+        .collect();
+    let expected: BTreeSet<String> = [
+        "components-throughput",
+        "components-time",
+        "components-speedup",
+        "components-density",
+        "components-instructions",
+        "cephalopod-throughput",
+        "cephalopod-time",
+        "cephalopod-speedup",
+        "cephalopod-heatmap-swar",
+        "meteor-throughput",
+        "meteor-time",
+        "meteor-speedup",
+        "meteor-counter-nodes-input",
+        "connectx-throughput",
+        "connectx-time",
+        "connectx-speedup",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(stems, expected);
+    let index = std::fs::read_to_string(&report.index).unwrap();
+    let md = std::fs::read_to_string(&report.markdown).unwrap();
+    for c in &report.charts {
+        check_image(&dir, &c.svg);
+        check_image(&dir, &c.png);
+        assert!(index.contains(&format!("src=\"{}\"", c.svg)), "{}", c.svg);
+        assert!(md.contains(&format!("]({})", c.png)), "{}", c.png);
+    }
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2 * expected.len() + 2, "{files:?}");
+    for needle in [
+        "Test CPU 9000",
+        "0123456789abcdef",
+        "bitbench bench --quick",
+        "bitbench report test.json",
+        "2026-11-22T10:00:00Z",
+    ] {
+        assert!(index.contains(needle), "index.html lacks {needle}");
+        assert!(md.contains(needle), "report.md lacks {needle}");
+    }
+    // The oracle's skip on empty:20 is explained, not silently dropped.
+    assert!(index.contains("cost model: oracle needs about 3 h"));
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|s| s.contains("cephalopod: no speedup where the oracle `naive`")),
+        "{:?}",
+        report.skipped
+    );
+}
+
+#[test]
+fn heatmap_has_one_cell_per_rank_depth_record() {
+    let dir = out_dir("heatmap");
+    let records = cephalopod(0..=4, 6..=12, (3, 9));
+    let cells = records
+        .iter()
+        .filter(|r| r.input_set.starts_with("rank:"))
+        .count();
+    assert_eq!(cells, 5 * 7 - 1);
+    let sources = vec![Source::new("run", "run.json", file(records.clone()))];
+    render(&sources, &dir, &options(&[])).unwrap();
+    let svg = std::fs::read_to_string(dir.join("cephalopod-heatmap-swar.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    // Cell values share the style of the error cell's text.
+    let (err_attrs, _) = texts
+        .iter()
+        .find(|(_, c)| c == "err")
+        .expect("an error cell");
+    let size = attr(err_attrs, "font-size");
+    let cell_texts: Vec<&(String, String)> = texts
+        .iter()
+        .filter(|(a, _)| attr(a, "font-size") == size)
+        .collect();
+    assert_eq!(cell_texts.len(), cells);
+    assert_eq!(
+        cell_texts.iter().filter(|(_, c)| c == "–").count(),
+        1,
+        "one skipped cell"
+    );
+    let xs: BTreeSet<&str> = cell_texts.iter().map(|(a, _)| attr(a, "x")).collect();
+    let ys: BTreeSet<&str> = cell_texts.iter().map(|(a, _)| attr(a, "y")).collect();
+    assert_eq!(
+        (xs.len(), ys.len()),
+        (7, 5),
+        "one column per depth, one row per rank"
+    );
+    let positions: BTreeSet<(&str, &str)> = cell_texts
+        .iter()
+        .map(|(a, _)| (attr(a, "x"), attr(a, "y")))
+        .collect();
+    assert_eq!(positions.len(), cells, "no two records share a cell");
+    // Rank 0 is the bottom row: its cell (rank 0, depth 6) has the largest y.
+    let max_y = ys.iter().map(|y| y.parse::<i32>().unwrap()).max().unwrap();
+    let rank0_depth6 = grid_ns(0, 6) / 1e3; // µs, the unit for these values
+    let label = texts.iter().find(|(a, c)| {
+        attr(a, "font-size") == size
+            && c.parse::<f64>()
+                .is_ok_and(|v| (v - rank0_depth6).abs() / rank0_depth6 < 0.01)
+    });
+    let (a, _) = label.expect("rank 0 depth 6 printed in µs");
+    assert_eq!(attr(a, "y").parse::<i32>().unwrap(), max_y);
+}
+
+#[test]
+fn missing_workload_and_metric_render_the_rest_and_say_so() {
+    let dir = out_dir("partial");
+    // meteor without instruction counts, components without timings, no cephalopod at all.
+    let mut records: Vec<_> = components(&["default"], 1.0)
+        .into_iter()
+        .filter(|r| r.metric != reports::Metric::Time)
+        .collect();
+    records.extend(meteor());
+    let sources = vec![Source::new("run", "run.json", file(records))];
+    let report = render(
+        &sources,
+        &dir,
+        &options(&["components", "cephalopod", "meteor"]),
+    )
+    .unwrap();
+    let has = |needle: &str| report.skipped.iter().any(|s| s.contains(needle));
+    assert!(has("cephalopod: no records"), "{:?}", report.skipped);
+    assert!(has("meteor: no instruction counts"), "{:?}", report.skipped);
+    assert!(has("components: no timings"), "{:?}", report.skipped);
+    let names: Vec<&str> = report.charts.iter().map(|c| c.svg.as_str()).collect();
+    assert!(
+        names.contains(&"meteor-throughput.svg") && names.contains(&"components-instructions.svg"),
+        "{names:?}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("cephalopod") || n.starts_with("components-time")),
+        "{names:?}"
+    );
+    let index = std::fs::read_to_string(&report.index).unwrap();
+    let md = std::fs::read_to_string(&report.markdown).unwrap();
+    for line in &report.skipped {
+        let html_line = line.replace('<', "&lt;").replace('>', "&gt;");
+        assert!(index.contains(&html_line), "index.html lacks: {line}");
+        assert!(md.contains(line.as_str()), "report.md lacks: {line}");
+    }
+}
+
+#[test]
+fn several_files_combine_with_their_labels() {
+    let dir = out_dir("combined");
+    let before = file(components(&["x86-64", "x86-64-v3"], 1.0));
+    let after = file(components(&["x86-64", "x86-64-v3"], 0.5));
+    let sources = vec![
+        Source::new("before", "before.json", before),
+        Source::new("after", "after.json", after),
+    ];
+    let report = render(&sources, &dir, &options(&[])).unwrap();
+    let throughput = std::fs::read_to_string(dir.join("components-throughput.svg")).unwrap();
+    let texts: Vec<String> = svg_texts(&throughput).into_iter().map(|(_, c)| c).collect();
+    for label in ["before", "after", "x86-64", "x86-64-v3"] {
+        assert!(
+            texts
+                .iter()
+                .any(|t| t == label || t.contains(&format!("{label} ")) || t.ends_with(label)),
+            "{label}: {texts:?}"
+        );
+    }
+    let density = std::fs::read_to_string(dir.join("components-density.svg")).unwrap();
+    let legend: Vec<String> = svg_texts(&density).into_iter().map(|(_, c)| c).collect();
+    for v in COMPONENTS {
+        for g in ["x86-64 · before", "x86-64-v3 · after"] {
+            let want = format!("{v} · {g}");
+            assert!(legend.contains(&want), "{want}: {legend:?}");
+        }
+    }
+    // One variant keeps one colour: the density line of `flood` and its
+    // throughput bars use the same fill.
+    assert!(
+        report
+            .charts
+            .iter()
+            .any(|c| c.svg == "components-density.svg")
+    );
+}
+
+#[test]
+fn loading_labels_files_by_name_and_rejects_bad_ones() {
+    let dir = out_dir("load");
+    std::fs::create_dir_all(dir.join("a")).unwrap();
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    let f = file(meteor());
+    f.write(&dir.join("a/run.json")).unwrap();
+    f.write(&dir.join("b/run.json")).unwrap();
+    let sources = Source::load(&[dir.join("a/run.json"), dir.join("b/run.json")]).unwrap();
+    let labels: Vec<&str> = sources.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["run", "run#2"]);
+    std::fs::write(dir.join("bad.json"), "{}").unwrap();
+    let err = Source::load(&[dir.join("bad.json")])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad.json"), "{err}");
+}
