@@ -1,5 +1,6 @@
 //! Quick per-test timing of every variant (median of repeated cold solves):
-//! `cargo run --release -p cephalopod --example timing [VARIANT...]`.
+//! `cargo run --release -p cephalopod --example timing [--empty] [VARIANT...]`
+//! (`--empty` adds the empty board at depth 40).
 //! A development aid; `bitbench bench cephalopod` is the real benchmark.
 //! On Linux it reads the thread's CPU time from `/proc/thread-self/schedstat`
 //! (so a busy machine inflates the figures less), elsewhere the wall clock.
@@ -27,10 +28,10 @@ fn median(solve: impl Fn() -> u32) -> (Duration, u32) {
     let answer = std::hint::black_box(solve());
     let once = now() - t;
     let batch =
-        (Duration::from_millis(2).as_nanos() / once.as_nanos().max(1)).clamp(1, 10_000) as u32;
+        (Duration::from_millis(20).as_nanos() / once.as_nanos().max(1)).clamp(1, 10_000) as u32;
     let mut times = Vec::new();
     let start = Instant::now();
-    while times.len() < 5 || (start.elapsed() < Duration::from_millis(400) && times.len() < 100) {
+    while times.len() < 3 || (start.elapsed() < Duration::from_millis(400) && times.len() < 15) {
         let t = now();
         for _ in 0..batch {
             std::hint::black_box(solve());
@@ -42,9 +43,12 @@ fn median(solve: impl Fn() -> u32) -> (Duration, u32) {
 }
 
 fn main() {
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    let mut only: Vec<String> = std::env::args().skip(1).collect();
     let mut problems = inputs::official();
-    problems.push(inputs::empty(40));
+    if let Some(i) = only.iter().position(|a| a == "--empty") {
+        only.remove(i);
+        problems.push(inputs::empty(40));
+    }
     for v in variants() {
         if !only.is_empty() && !only.iter().any(|o| o == v.name) {
             continue;

@@ -9,7 +9,7 @@
 //! for every deeper search of that board.
 
 use crate::packed::{MAX_GAME, is_full, pack};
-use crate::table::Table;
+use crate::table::{Hit, Table};
 use crate::{ANSWER_MASK, Board, swarmoves};
 
 /// What varies between the cached DFS variants.
@@ -39,7 +39,8 @@ struct Frame<V> {
     value: V,
     /// Leaf children, summed spread.
     leaves: u64,
-    /// This frame's children are `kids[start..end]`; `next` is the next one.
+    /// This frame's children still to visit are `kids[next..end]`; they
+    /// start at `start`.
     start: usize,
     next: usize,
     end: usize,
@@ -49,6 +50,15 @@ struct Frame<V> {
     cut: bool,
     /// The symmetry of the child whose frame sits above this one.
     sym: u32,
+}
+
+/// A child that needs the cache: its key, the symmetry back to the child,
+/// and what the cache held when its parent was expanded.
+#[derive(Clone, Copy)]
+struct Kid {
+    key: u32,
+    sym: u32,
+    hit: Option<Hit>,
 }
 
 /// The spread digit sum of the children of `x` and whether all are full:
@@ -62,6 +72,76 @@ fn one_move<F: Flavor>(flavor: &F, x: u32) -> (u64, bool) {
         all_full &= is_full(c);
     });
     (wide, all_full)
+}
+
+impl<V> Frame<V> {
+    /// Notes a child's longest game (`None`: cut short by the depth).
+    #[inline(always)]
+    fn note(&mut self, longest: Option<u32>) {
+        match longest {
+            Some(l) => self.longest = self.longest.max(l + 1),
+            None => self.cut = true,
+        }
+    }
+}
+
+/// Expands `board` at remaining depth `depth` (at least 2): leaf children
+/// and children with one move left are summed at once; the others go to
+/// `kids`, keyed, with their cache slots probed together so the memory
+/// accesses overlap instead of queueing behind each other.
+#[inline(always)]
+fn expand<F: Flavor>(
+    flavor: &F,
+    cache: &Table<F::Value>,
+    kids: &mut Vec<Kid>,
+    board: u32,
+    depth: u32,
+) -> Frame<F::Value> {
+    let start = kids.len();
+    let mut frame = Frame {
+        board,
+        depth,
+        value: F::ZERO,
+        leaves: 0,
+        start,
+        next: start,
+        end: start,
+        longest: 0,
+        cut: false,
+        sym: 0,
+    };
+    let mut children = [0u32; 32];
+    let mut n = 0;
+    swarmoves::for_each_child(board, |c| {
+        children[n] = c;
+        n += 1;
+    });
+    for &child in &children[..n] {
+        if is_full(child) {
+            frame.leaves += flavor.spread(child);
+            frame.note(Some(0));
+        } else if depth == 2 {
+            let (wide, all_full) = one_move(flavor, child);
+            flavor.add_leaves(&mut frame.value, wide);
+            frame.note(all_full.then_some(1));
+        } else {
+            let (key, sym) = flavor.key(child);
+            cache.prefetch(key);
+            kids.push(Kid {
+                key,
+                sym,
+                hit: None,
+            });
+        }
+    }
+    for kid in &mut kids[start..] {
+        kid.hit = cache.find(kid.key, depth - 1);
+        if let Some(hit) = kid.hit {
+            cache.prefetch_value(hit.id);
+        }
+    }
+    frame.end = kids.len();
+    frame
 }
 
 /// Solves one problem with a cold cache.
@@ -85,53 +165,24 @@ pub(crate) fn value<F: Flavor>(flavor: &F, depth: u32, board: Board) -> F::Value
         return value;
     }
     let mut cache = Table::<F::Value>::new();
-    let mut kids: Vec<u32> = Vec::with_capacity(1024);
+    let mut kids: Vec<Kid> = Vec::with_capacity(1024);
     let mut frames: Vec<Frame<F::Value>> = Vec::with_capacity(MAX_GAME as usize + 1);
-    let push = |frames: &mut Vec<Frame<F::Value>>, kids: &mut Vec<u32>, board, depth| {
-        let start = kids.len();
-        swarmoves::for_each_child(board, |c| kids.push(c));
-        frames.push(Frame {
-            board,
-            depth,
-            value: F::ZERO,
-            leaves: 0,
-            start,
-            next: start,
-            end: kids.len(),
-            longest: 0,
-            cut: false,
-            sym: 0,
-        });
-    };
-    push(&mut frames, &mut kids, root, depth);
+    frames.push(expand(flavor, &cache, &mut kids, root, depth));
     loop {
         let top = frames.last_mut().expect("the root frame returns");
         if top.next < top.end {
-            let child = kids[top.next];
+            let kid = kids[top.next];
             top.next += 1;
-            let depth = top.depth - 1;
-            if is_full(child) {
-                top.leaves += flavor.spread(child);
-                top.longest = top.longest.max(1);
-            } else if depth == 1 {
-                let (wide, all_full) = one_move(flavor, child);
-                flavor.add_leaves(&mut top.value, wide);
-                if all_full {
-                    top.longest = top.longest.max(2);
-                } else {
-                    top.cut = true;
+            // A sibling's subtree may have cached this child since.
+            match kid.hit.or_else(|| cache.find(kid.key, top.depth - 1)) {
+                Some(hit) => {
+                    flavor.add_value(&mut top.value, cache.value(hit.id), kid.sym);
+                    top.note(hit.longest);
                 }
-            } else {
-                let (key, sym) = flavor.key(child);
-                if let Some(hit) = cache.find(key, depth) {
-                    flavor.add_value(&mut top.value, cache.value(hit.id), sym);
-                    match hit.longest {
-                        Some(l) => top.longest = top.longest.max(l + 1),
-                        None => top.cut = true,
-                    }
-                } else {
-                    top.sym = sym;
-                    push(&mut frames, &mut kids, key, depth);
+                None => {
+                    top.sym = kid.sym;
+                    let depth = top.depth - 1;
+                    frames.push(expand(flavor, &cache, &mut kids, kid.key, depth));
                 }
             }
         } else {
@@ -144,10 +195,7 @@ pub(crate) fn value<F: Flavor>(flavor: &F, depth: u32, board: Board) -> F::Value
             let longest = (!done.cut).then_some(done.longest);
             cache.insert(done.board, done.depth, longest, done.value);
             flavor.add_value(&mut parent.value, &done.value, parent.sym);
-            match longest {
-                Some(l) => parent.longest = parent.longest.max(l + 1),
-                None => parent.cut = true,
-            }
+            parent.note(longest);
         }
     }
 }

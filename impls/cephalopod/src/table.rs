@@ -78,6 +78,18 @@ impl<V: Copy> Table<V> {
         }
     }
 
+    /// Starts loading the slot where `board` would be found.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, board: u32) {
+        prefetch(&self.slots[self.home(board)]);
+    }
+
+    /// Starts loading a value.
+    #[inline(always)]
+    pub(crate) fn prefetch_value(&self, id: usize) {
+        prefetch(&self.values[id]);
+    }
+
     /// The value of a hit.
     #[inline(always)]
     pub(crate) fn value(&self, id: usize) -> &V {
@@ -119,6 +131,22 @@ impl<V: Copy> Table<V> {
             self.place(slot);
         }
     }
+}
+
+/// Asks the CPU to start loading `x`'s cache line (a hint: it has no
+/// effect on results).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86_64 baseline, and a prefetch is a hint
+    // that never faults nor changes memory.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// A multiplicative hasher for the std `HashMap`s of `memo` and `bfs`: their
