@@ -5,10 +5,13 @@
 //! an oracle ([`check`]), timing ([`bench`]) and the results file. The
 //! `bitbench` binary is a thin CLI over this library.
 
+pub mod batch;
 pub mod bench;
 pub mod check;
 pub mod cmd;
+pub mod counting;
 pub mod error;
+pub mod levels;
 pub mod machine;
 pub mod progress;
 pub mod stats;

@@ -96,9 +96,25 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = cmd::report::DEFAULT_DIR)]
         out: PathBuf,
     },
+    /// Count instructions per element under valgrind (gungraun), verified first.
+    ///
+    /// Variants valgrind cannot run (AVX-512) are recorded as not countable.
+    Count(cmd::count::Args),
+    /// Build and measure at several target-cpu levels; merge into one file.
+    Matrix(cmd::matrix::Args),
+    /// Compare two results files; exit 1 when a record regressed.
+    ///
+    /// Instructions regress beyond the threshold; wall time only when the
+    /// change is also outside both runs' median ± MAD.
+    Compare(cmd::compare::Args),
+    /// Export a results file as CSV, Bencher Metric Format or github-action-benchmark JSON.
+    Export(cmd::export::Args),
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = harness::counting::gungraun_entry() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -163,6 +179,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Report { results, out } => {
             cmd::report::run(&results, &out)?;
         }
+        Command::Count(args) => cmd::count::main(args)?,
+        Command::Matrix(args) => cmd::matrix::main(args)?,
+        Command::Compare(args) => cmd::compare::main(args)?,
+        Command::Export(args) => cmd::export::main(args)?,
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! [`DynWorkload`] impl erases the types so the CLI can hold every workload
 //! in one list. Adding a workload is one adapter; nothing generic changes.
 
+use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
 use crate::bench::{self, BenchOptions};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::error::CliError;
@@ -194,6 +195,12 @@ pub trait DynWorkload: Send + Sync {
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
     /// Verifies then times; returns the records.
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
+    /// The input sets measured for `named` (empty: the `bench` defaults),
+    /// sweeps expanded into their members.
+    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
+    /// Prepares one (variant, input set) batch for an outside measuring
+    /// tool (criterion, gungraun), see [`batch::prepare`].
+    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
 }
 
 impl<W: Workload> DynWorkload for W {
@@ -229,6 +236,20 @@ impl<W: Workload> DynWorkload for W {
     }
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
         bench::run(self, options)
+    }
+    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
+        let named = if named.is_empty() {
+            self.bench_sets(quick)
+        } else {
+            named.to_vec()
+        };
+        named
+            .iter()
+            .flat_map(|s| self.expand_set(s, quick))
+            .collect()
+    }
+    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
+        batch::prepare(self, request)
     }
 }
 

@@ -7,7 +7,9 @@
 //! page (see [`render`]), using only record fields and input-set names.
 
 mod chart;
+pub mod compare;
 mod dataset;
+pub mod export;
 mod font;
 mod page;
 mod palette;

@@ -2,8 +2,12 @@
 
 pub mod bench;
 pub mod check;
+pub mod compare;
+pub mod count;
+pub mod export;
 pub mod list;
 pub mod main_job;
+pub mod matrix;
 pub mod report;
 pub mod solve;
 

@@ -1,0 +1,157 @@
+//! One prepared (variant, input set) batch, for measuring tools other than
+//! `bench`'s own loop.
+//!
+//! criterion (wall clock) and gungraun (instruction counts) each want a
+//! closure that runs one batch and nothing else: inputs generated, solver
+//! built and outputs allocated beforehand, so set-up is never measured.
+//! [`prepare`] builds that closure for any [`Workload`], verifying the
+//! variant against the reference first when asked, as `bench` does.
+
+use crate::error::CliError;
+use crate::workload::{Workload, build_solver};
+use std::hint::black_box;
+
+/// Which batch to prepare.
+#[derive(Clone, Debug)]
+pub struct BatchRequest<'a> {
+    /// Variant name.
+    pub variant: &'a str,
+    /// One input set (already expanded, e.g. `density:0.5`).
+    pub set: &'a str,
+    /// Generator seed.
+    pub seed: u64,
+    /// Use the quick batch size.
+    pub quick: bool,
+    /// Solve once and compare with the reference before handing the batch
+    /// out; also counts the batch's throughput elements.
+    pub verify: bool,
+}
+
+/// Why a batch was not prepared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// Not run for the stated reason (unavailable here, cost model).
+    Skipped(String),
+    /// The variant disagreed with the reference; never measured.
+    Wrong(String),
+    /// Unknown variant or input set.
+    Invalid(CliError),
+}
+
+/// A batch ready to run: [`PreparedBatch::run`] solves every input once.
+pub struct PreparedBatch {
+    run: Box<dyn FnMut() + Send>,
+    /// Throughput elements one run processes (known when verified).
+    pub elements: Option<u64>,
+    /// Inputs in the batch.
+    pub inputs: usize,
+}
+
+impl PreparedBatch {
+    /// Solves the whole batch once; inputs and outputs pass through
+    /// `black_box` so the work cannot be optimised away.
+    pub fn run(&mut self) {
+        (self.run)();
+    }
+}
+
+/// Generates the inputs, builds the solver and allocates the outputs for
+/// one (variant, set) of `w`.
+pub fn prepare<W: Workload + ?Sized>(
+    w: &W,
+    request: &BatchRequest<'_>,
+) -> Result<PreparedBatch, BatchError> {
+    let variants = w.variants();
+    let Some(info) = variants.iter().find(|v| v.name == request.variant) else {
+        return Err(BatchError::Invalid(
+            build_solver(w, request.variant).err().unwrap_or_else(|| {
+                CliError::usage(format!("unknown variant '{}'", request.variant))
+            }),
+        ));
+    };
+    if let Some(reason) = &info.unavailable {
+        return Err(BatchError::Skipped(reason.clone()));
+    }
+    let set = request.set;
+    let inputs = w
+        .generate(set, request.seed, w.bench_batch(request.quick))
+        .map_err(|e| {
+            BatchError::Invalid(CliError::usage(format!(
+                "{}: input set '{set}': {e}",
+                w.name()
+            )))
+        })?;
+    if inputs.is_empty() {
+        return Err(BatchError::Invalid(CliError::usage(format!(
+            "{}: input set '{set}' is empty",
+            w.name()
+        ))));
+    }
+    if let Some(reason) = inputs.iter().find_map(|i| w.skip(request.variant, i)) {
+        return Err(BatchError::Skipped(reason));
+    }
+    let solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
+    let mut out = vec![W::Output::default(); inputs.len()];
+    let mut elements = None;
+    if request.verify {
+        solver.solve_batch(&inputs, &mut out);
+        if let Some(reason) = verify(w, request.variant, &inputs, &out)? {
+            return Err(BatchError::Wrong(reason));
+        }
+        elements = Some(
+            inputs
+                .iter()
+                .zip(&out)
+                .map(|(i, o)| w.elements(i, o))
+                .sum::<u64>()
+                .max(1),
+        );
+    }
+    let count = inputs.len();
+    Ok(PreparedBatch {
+        run: Box::new(move || {
+            solver.solve_batch(black_box(&inputs), black_box(&mut out));
+            black_box(&out);
+        }),
+        elements,
+        inputs: count,
+    })
+}
+
+/// Compares `got` with the reference's answers on `inputs`: the oracle, or
+/// where its cost model refuses an input, the fastest available variant
+/// (which `check` verifies against the oracle on smaller inputs), as in
+/// `bench`. Returns the first mismatch as a one-line reason.
+fn verify<W: Workload + ?Sized>(
+    w: &W,
+    variant: &str,
+    inputs: &[W::Input],
+    got: &[W::Output],
+) -> Result<Option<String>, BatchError> {
+    let variants = w.variants();
+    let oracle = variants[0].name;
+    let reference = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
+        oracle
+    } else {
+        match variants.iter().rev().find(|v| v.unavailable.is_none()) {
+            Some(v) => v.name,
+            None => return Ok(None),
+        }
+    };
+    if reference == variant {
+        return Ok(None);
+    }
+    let solver = build_solver(w, reference).map_err(BatchError::Invalid)?;
+    let mut expected = vec![W::Output::default(); inputs.len()];
+    solver.solve_batch(inputs, &mut expected);
+    Ok((0..inputs.len())
+        .find(|&i| !w.same(&expected[i], &got[i]))
+        .map(|i| {
+            format!(
+                "wrong answer, not measured: on {} expected {} ({reference}) but got {}",
+                w.format_input(&inputs[i]),
+                w.format_output(&expected[i]),
+                w.format_output(&got[i])
+            )
+        }))
+}

@@ -1,0 +1,327 @@
+//! `bitbench count`: instructions per element, counted by gungraun.
+//!
+//! Every selected (variant, input set) is first verified natively, as in
+//! `bench`; the survivors become a [`CountPlan`] that this same binary runs
+//! as a gungraun harness (a child process, see
+//! [`counting::gungraun_entry`]), and gungraun's JSON summaries become
+//! records. Nothing is dropped silently: variants valgrind cannot run
+//! (AVX-512) are recorded as not countable, with the reason.
+
+use crate::batch::{BatchError, BatchRequest};
+use crate::counting::{self, CountCase, CountPlan};
+use crate::error::CliError;
+use crate::levels::NO_AVX512;
+use crate::machine;
+use crate::workload::DynWorkload;
+use reports::{Record, ResultsFile, Status};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `bitbench count`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Workloads to count; default: all.
+    workloads: Vec<String>,
+    /// Variants to count; default: all.
+    #[arg(long, num_args = 1..)]
+    variant: Vec<String>,
+    /// Input sets (see `bitbench list`); default: the workload's quick bench sets.
+    #[arg(long, num_args = 1..)]
+    inputs: Vec<String>,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Results file; default: results/count-<timestamp>.json.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Internal: run one case inside valgrind (what gungraun executes).
+    #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
+    run_case: Vec<String>,
+}
+
+/// Runs `bitbench count`.
+pub fn main(args: Args) -> Result<(), CliError> {
+    if let [workload, variant, set] = args.run_case.as_slice() {
+        return counting::run_case(workload, variant, set, args.seed);
+    }
+    let selected = crate::cmd::select(&args.workloads)?;
+    if !args.variant.is_empty() && selected.len() > 1 {
+        return Err(CliError::usage(
+            "--variant needs exactly one workload (variant names differ between workloads)",
+        ));
+    }
+    let options = CountOptions {
+        variants: args.variant,
+        sets: args.inputs,
+        seed: args.seed,
+    };
+    run(&selected, &options, args.out.as_deref()).map(|_| ())
+}
+
+/// What `count` should do.
+#[derive(Clone, Debug, Default)]
+pub struct CountOptions {
+    /// Variants to count; empty means all.
+    pub variants: Vec<String>,
+    /// Input sets; empty means the workload's quick bench sets.
+    pub sets: Vec<String>,
+    /// Generator seed.
+    pub seed: u64,
+}
+
+/// A case and, once known, why it is not counted.
+struct Planned<'a> {
+    workload: &'a dyn DynWorkload,
+    case: CountCase,
+    /// `Ok(elements)` when countable, else the record's status and reason.
+    outcome: Result<u64, (Status, String)>,
+}
+
+/// Counts the workloads and writes one results file; returns its path and
+/// contents.
+pub fn run(
+    workloads: &[&'static dyn DynWorkload],
+    options: &CountOptions,
+    out: Option<&Path>,
+) -> Result<(PathBuf, ResultsFile), CliError> {
+    let (date, stamp) = machine::now();
+    let path = out.map_or_else(
+        || PathBuf::from(format!("results/count-{stamp}.json")),
+        Path::to_owned,
+    );
+    let mut planned = plan(workloads, options)?;
+
+    let build = machine::build();
+    let blocker = if build.features.iter().any(|f| f.starts_with("avx512")) {
+        Some(format!(
+            "{NO_AVX512} (this binary was built for target-cpu={} with AVX-512 enabled)",
+            build.target_cpu
+        ))
+    } else {
+        counting::check_tools().err()
+    };
+    if let Some(reason) = &blocker {
+        if !planned.iter().any(|p| p.outcome.is_ok()) {
+            // Nothing was countable anyway; the records say why.
+        } else if !reason.starts_with("not countable") {
+            return Err(CliError::usage(format!("count: {reason}")));
+        }
+        for p in planned.iter_mut().filter(|p| p.outcome.is_ok()) {
+            p.outcome = Err((Status::Skipped, reason.clone()));
+        }
+    }
+
+    let bitbench = std::env::current_exe()
+        .map_err(|e| CliError::usage(format!("count: cannot find this executable: {e}")))?;
+    if planned.iter().any(|p| p.outcome.is_ok()) {
+        let under_valgrind = counting::valgrind_availability(&bitbench).map_err(CliError::usage)?;
+        for p in planned.iter_mut().filter(|p| p.outcome.is_ok()) {
+            if let Some(reason) = counting::not_countable(&None, &under_valgrind, &p.case) {
+                p.outcome = Err((Status::Skipped, reason));
+            }
+        }
+    }
+
+    let plan = CountPlan {
+        bitbench,
+        seed: options.seed,
+        cases: planned
+            .iter()
+            .filter(|p| p.outcome.is_ok())
+            .map(|p| p.case.clone())
+            .collect(),
+    };
+    let counts = if plan.cases.is_empty() {
+        HashMap::new()
+    } else {
+        run_gungraun(&plan)?
+    };
+
+    let target_cpu = machine::target_cpu();
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut results = ResultsFile::new(date, command, machine::machine(), build);
+    for p in planned {
+        let key = (p.case.benchmark_id(), p.case.bench_id());
+        let outcome = match p.outcome {
+            Ok(elements) => match counts.get(&key) {
+                Some(&instructions) => Ok((instructions, elements)),
+                None => Err((
+                    Status::Error,
+                    "gungraun reported no count for this case".to_owned(),
+                )),
+            },
+            Err(e) => Err(e),
+        };
+        results
+            .records
+            .push(counting::record(p.workload, &p.case, target_cpu, outcome));
+    }
+    for w in workloads {
+        print_table(*w, &results.records);
+    }
+    results.write(&path)?;
+    println!("results: {}", path.display());
+    Ok((path, results))
+}
+
+/// Lists the cases and verifies each natively; the outcome says which
+/// are countable and how many elements one batch holds.
+fn plan<'a>(
+    workloads: &[&'a dyn DynWorkload],
+    options: &CountOptions,
+) -> Result<Vec<Planned<'a>>, CliError> {
+    let mut planned = Vec::new();
+    for &w in workloads {
+        let variants = w.variants();
+        for name in &options.variants {
+            if !variants.iter().any(|v| v.name == name) {
+                let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+                return Err(CliError::usage(format!(
+                    "unknown variant '{name}' for workload '{}' (known: {})",
+                    w.name(),
+                    names.join(", ")
+                )));
+            }
+        }
+        for set in w.measured_sets(&options.sets, true) {
+            for v in variants.iter().filter(|v| {
+                options.variants.is_empty() || options.variants.iter().any(|n| n == v.name)
+            }) {
+                let request = BatchRequest {
+                    variant: v.name,
+                    set: &set,
+                    seed: options.seed,
+                    quick: true,
+                    verify: true,
+                };
+                let outcome = match w.prepare_batch(&request) {
+                    Ok(batch) => Ok(batch.elements.expect("verified batches count elements")),
+                    Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
+                    Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
+                    Err(BatchError::Invalid(e)) => return Err(e),
+                };
+                planned.push(Planned {
+                    workload: w,
+                    case: CountCase {
+                        workload: w.name().to_owned(),
+                        variant: v.name.to_owned(),
+                        set: set.clone(),
+                    },
+                    outcome,
+                });
+            }
+        }
+    }
+    Ok(planned)
+}
+
+/// Runs the plan as a gungraun harness (this executable, as a child) and
+/// returns `Ir` by (benchmark id, bench id).
+fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), u64>, CliError> {
+    let home = std::env::temp_dir().join(format!("bitbench-count-{}", std::process::id()));
+    let json = serde_json::to_string(plan).expect("plans serialise");
+    eprintln!(
+        "count: {} case(s) under valgrind (gungraun {})...",
+        plan.cases.len(),
+        counting::GUNGRAUN_VERSION
+    );
+    // `--bench` as `cargo bench` passes it: without it gungraun runs in
+    // test mode and measures nothing.
+    let output = Command::new(&plan.bitbench)
+        .args(["--bench", "--output-format=json"])
+        .env(counting::PLAN_ENV, json)
+        .env("GUNGRAUN_HOME", &home)
+        .env("GUNGRAUN_WORKSPACE_ROOT", &home)
+        .output();
+    let _ = std::fs::remove_dir_all(&home);
+    let output =
+        output.map_err(|e| CliError::usage(format!("count: cannot start gungraun: {e}")))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(CliError::usage(format!(
+            "count: gungraun failed ({}):\n{}",
+            output.status,
+            tail.join("\n")
+        )));
+    }
+    let summaries = counting::parse_summaries(&stdout).map_err(CliError::usage)?;
+    Ok(summaries
+        .into_iter()
+        .map(|s| ((s.benchmark, s.bench), s.instructions))
+        .collect())
+}
+
+/// Prints instructions per element, one row per input set and one column
+/// per variant, then the reasons for every missing count.
+fn print_table(w: &dyn DynWorkload, records: &[Record]) {
+    let records: Vec<&Record> = records.iter().filter(|r| r.workload == w.name()).collect();
+    let Some(unit) = records.first().map(|r| r.unit.clone()) else {
+        return;
+    };
+    let variants: Vec<&str> = w
+        .variants()
+        .iter()
+        .map(|v| v.name)
+        .filter(|v| records.iter().any(|r| r.variant == *v))
+        .collect();
+    let mut sets: Vec<&str> = Vec::new();
+    for r in &records {
+        if !sets.contains(&r.input_set.as_str()) {
+            sets.push(&r.input_set);
+        }
+    }
+    let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
+    let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(12);
+    println!("\n{}: {unit}", w.name());
+    print!("{:<set_width$}", "input set");
+    for v in &variants {
+        print!("  {v:>col$}");
+    }
+    println!();
+    for set in &sets {
+        print!("{set:<set_width$}");
+        for v in &variants {
+            let cell = match records
+                .iter()
+                .find(|r| r.variant == *v && r.input_set == *set)
+            {
+                Some(r) if r.status == Status::Ok => format_count(r.median),
+                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+                Some(r)
+                    if r.reason
+                        .as_deref()
+                        .is_some_and(|s| s.starts_with("not countable")) =>
+                {
+                    "n/c".to_owned()
+                }
+                Some(_) => "skipped".to_owned(),
+                None => "-".to_owned(),
+            };
+            print!("  {cell:>col$}");
+        }
+        println!();
+    }
+    let mut reasons: Vec<String> = Vec::new();
+    for r in records.iter().filter(|r| r.status != Status::Ok) {
+        let line = format!("  {}: {}", r.variant, r.reason.as_deref().unwrap_or(""));
+        if !reasons.contains(&line) {
+            reasons.push(line);
+        }
+    }
+    for line in reasons {
+        println!("{line}");
+    }
+}
+
+/// Instructions per element: one decimal below 10 000, whole numbers above.
+fn format_count(value: f64) -> String {
+    if value < 1e4 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.0}")
+    }
+}

@@ -1,0 +1,306 @@
+//! `bitbench matrix`: the same measurements at several target-cpu levels.
+//!
+//! For each level the harness builds its own runner (`cargo build` with
+//! `RUSTFLAGS=-C target-cpu=LEVEL` and a target directory per level, so the
+//! builds neither clash nor rebuild each other), runs it as a subprocess
+//! for `bench` (and `count` where valgrind can run the level), and merges
+//! every record into one results file with the level in `target_cpu`.
+//! Levels this CPU cannot run, and counts valgrind cannot take, are
+//! recorded as skipped with the reason rather than left out.
+
+use crate::counting;
+use crate::error::CliError;
+use crate::levels;
+use crate::machine;
+use crate::workload::DynWorkload;
+use reports::{Build, Metric, Record, ResultsFile, Status};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `bitbench matrix`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Workloads to measure; default: all.
+    workloads: Vec<String>,
+    /// Comma-separated target-cpu levels.
+    #[arg(long, default_value = "x86-64,x86-64-v2,x86-64-v3,x86-64-v4,native")]
+    levels: String,
+    /// Also count instructions (valgrind and gungraun-runner needed).
+    #[arg(long)]
+    count: bool,
+    /// Full-length benchmarks instead of `bench --quick` at every level.
+    #[arg(long)]
+    full: bool,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output directory; default: results/matrix-<timestamp>.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+/// Runs `bitbench matrix`.
+pub fn main(args: Args) -> Result<(), CliError> {
+    let levels = levels::parse_list(&args.levels).map_err(CliError::usage)?;
+    let selected = crate::cmd::select(&args.workloads)?;
+    let options = MatrixOptions {
+        levels,
+        count: args.count,
+        full: args.full,
+        workloads: args.workloads,
+        seed: args.seed,
+        out: args.out,
+    };
+    run(&selected, &options).map(|_| ())
+}
+
+/// What `matrix` should do.
+#[derive(Clone, Debug, Default)]
+pub struct MatrixOptions {
+    /// Levels to build, in order.
+    pub levels: Vec<String>,
+    /// Also count instructions.
+    pub count: bool,
+    /// Full-length benchmarks instead of `bench --quick`.
+    pub full: bool,
+    /// Workload names; empty means all.
+    pub workloads: Vec<String>,
+    /// Generator seed.
+    pub seed: u64,
+    /// Output directory; default `results/matrix-<timestamp>`.
+    pub out: Option<PathBuf>,
+}
+
+/// Builds, runs and merges; returns the merged file's path and contents.
+pub fn run(
+    workloads: &[&'static dyn DynWorkload],
+    options: &MatrixOptions,
+) -> Result<(PathBuf, ResultsFile), CliError> {
+    let (date, stamp) = machine::now();
+    let dir = options
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/matrix-{stamp}")));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::usage(format!("--out {}: cannot create: {e}", dir.display())))?;
+    let workspace = workspace_root()?;
+    let target_base = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("target"), PathBuf::from)
+        .join("matrix");
+    let tools = if options.count {
+        counting::check_tools().err()
+    } else {
+        None
+    };
+    if let Some(reason) = &tools {
+        eprintln!("matrix: instruction counts skipped: {reason}");
+    }
+
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let build = Build {
+        target_cpu: options.levels.join(","),
+        features: Vec::new(),
+        profile: "release".to_owned(),
+    };
+    let mut merged = ResultsFile::new(date, command, machine::machine(), build);
+    for level in &options.levels {
+        if let Some(reason) = levels::cannot_run(level) {
+            eprintln!("matrix: skipping {level}: {reason}");
+            let reason = format!("level {level} not run: {reason}");
+            merged.records.extend(skipped(
+                workloads,
+                level,
+                Metric::Time,
+                !options.full,
+                &reason,
+            ));
+            if options.count {
+                let sets_quick = true;
+                merged.records.extend(skipped(
+                    workloads,
+                    level,
+                    Metric::Instructions,
+                    sets_quick,
+                    &reason,
+                ));
+            }
+            continue;
+        }
+        eprintln!("matrix: {level}: building");
+        let bitbench = build_level(&workspace, &target_base, level)?;
+        let bench_out = dir.join(format!("bench-{level}.json"));
+        let mut args = vec!["bench".to_owned()];
+        args.extend(options.workloads.iter().cloned());
+        if !options.full {
+            args.push("--quick".to_owned());
+        }
+        run_level(&bitbench, level, &args, options.seed, &bench_out)?;
+        merge(&mut merged, &bench_out, level)?;
+
+        if !options.count {
+            continue;
+        }
+        let blocker = levels::not_countable(level)
+            .map(str::to_owned)
+            .or_else(|| tools.clone());
+        if let Some(reason) = blocker {
+            merged.records.extend(skipped(
+                workloads,
+                level,
+                Metric::Instructions,
+                true,
+                &reason,
+            ));
+            continue;
+        }
+        let count_out = dir.join(format!("count-{level}.json"));
+        let mut args = vec!["count".to_owned()];
+        args.extend(options.workloads.iter().cloned());
+        run_level(&bitbench, level, &args, options.seed, &count_out)?;
+        merge(&mut merged, &count_out, level)?;
+    }
+    let path = dir.join("matrix.json");
+    merged.write(&path)?;
+    println!("merged results: {}", path.display());
+    Ok((path, merged))
+}
+
+/// The workspace this binary was built from: `matrix` rebuilds it.
+fn workspace_root() -> Result<PathBuf, CliError> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_owned)
+        .unwrap_or_default();
+    if root.join("Cargo.toml").is_file() && root.join("harness").is_dir() {
+        Ok(root)
+    } else {
+        Err(CliError::usage(format!(
+            "matrix rebuilds bitbench from its source tree, which is no longer at {}",
+            root.display()
+        )))
+    }
+}
+
+/// `cargo build --release` of the `bitbench` binary for one level, in the
+/// level's own target directory; returns the executable.
+fn build_level(workspace: &Path, target_base: &Path, level: &str) -> Result<PathBuf, CliError> {
+    let target = target_base.join(level);
+    let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    rustflags.push_str(&format!(" -C target-cpu={level}"));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "harness",
+            "--bin",
+            "bitbench",
+        ])
+        .current_dir(workspace)
+        .env("RUSTFLAGS", rustflags.trim())
+        // Set by `cargo run`; it would override RUSTFLAGS in the child.
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .map_err(|e| CliError::usage(format!("matrix: cannot run cargo: {e}")))?;
+    if !status.success() {
+        return Err(CliError::failed(format!(
+            "matrix: building {level} failed ({status})"
+        )));
+    }
+    let exe = target
+        .join("release")
+        .join(format!("bitbench{}", std::env::consts::EXE_SUFFIX));
+    if exe.is_file() {
+        Ok(exe)
+    } else {
+        Err(CliError::failed(format!(
+            "matrix: {level} built, but {} is missing",
+            exe.display()
+        )))
+    }
+}
+
+/// Runs one level's `bitbench` with `args` and `--out`.
+fn run_level(
+    bitbench: &Path,
+    level: &str,
+    args: &[String],
+    seed: u64,
+    out: &Path,
+) -> Result<(), CliError> {
+    eprintln!("matrix: {level}: {}", args.join(" "));
+    let status = Command::new(bitbench)
+        .args(args)
+        .arg("--seed")
+        .arg(seed.to_string())
+        .arg("--out")
+        .arg(out)
+        .status()
+        .map_err(|e| CliError::usage(format!("matrix: cannot run {}: {e}", bitbench.display())))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(CliError::failed(format!(
+            "matrix: {level}: `bitbench {}` failed ({status})",
+            args.join(" ")
+        )))
+    }
+}
+
+/// Appends one level's records, checking the build really was that level.
+fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), CliError> {
+    let file = ResultsFile::read(path)?;
+    if file.build.target_cpu != level {
+        return Err(CliError::failed(format!(
+            "matrix: {} was built for target-cpu '{}', expected '{level}'",
+            path.display(),
+            file.build.target_cpu
+        )));
+    }
+    let source = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    merged
+        .records
+        .extend(file.records.into_iter().map(|r| Record {
+            source: source.clone(),
+            ..r
+        }));
+    Ok(())
+}
+
+/// One skipped record per (workload, variant, set) for a level or metric
+/// that could not run, so the merged file says why nothing is there.
+fn skipped(
+    workloads: &[&'static dyn DynWorkload],
+    level: &str,
+    metric: Metric,
+    quick: bool,
+    reason: &str,
+) -> Vec<Record> {
+    let mut records = Vec::new();
+    for w in workloads {
+        let unit = crate::bench::singular(w.unit());
+        let unit = match metric {
+            Metric::Time => format!("ns/{unit}"),
+            _ => format!("instructions/{unit}"),
+        };
+        for set in w.measured_sets(&[], quick) {
+            for v in w.variants() {
+                records.push(Record {
+                    workload: w.name().to_owned(),
+                    variant: v.name.to_owned(),
+                    input_set: set.clone(),
+                    target_cpu: level.to_owned(),
+                    metric,
+                    unit: unit.clone(),
+                    status: Status::Skipped,
+                    reason: Some(reason.to_owned()),
+                    ..Record::default()
+                });
+            }
+        }
+    }
+    records
+}

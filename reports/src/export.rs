@@ -1,0 +1,262 @@
+//! Exports of a results file for other tools: CSV, Bencher Metric Format,
+//! and github-action-benchmark's `customSmallerIsBetter` JSON.
+//!
+//! CSV keeps every record, errors and skips included. The two JSON formats
+//! can only carry measurements, so records without one are left out and
+//! counted in [`Export::omitted`] for the caller to report.
+
+use crate::results::{Metric, Record, ResultsFile, Status};
+use serde_json::{Map, Value, json};
+
+/// The formats [`export`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One row per record, with a header.
+    Csv,
+    /// Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}`.
+    Bmf,
+    /// github-action-benchmark `customSmallerIsBetter`: `[{name, unit, value, range, extra}]`.
+    GithubActionBenchmark,
+}
+
+impl Format {
+    /// Every format's command-line name.
+    pub const NAMES: &[&str] = &["csv", "bmf", "github-action-benchmark"];
+
+    /// Parses a command-line name.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "csv" => Some(Format::Csv),
+            "bmf" => Some(Format::Bmf),
+            "github-action-benchmark" => Some(Format::GithubActionBenchmark),
+            _ => None,
+        }
+    }
+}
+
+/// An export's text and how many records it could not carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Export {
+    /// The exported document.
+    pub text: String,
+    /// Records left out because they hold no measurement.
+    pub omitted: usize,
+}
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: &[&str] = &[
+    "workload",
+    "variant",
+    "input_set",
+    "target_cpu",
+    "metric",
+    "unit",
+    "status",
+    "median",
+    "mad",
+    "min",
+    "max",
+    "samples",
+    "elements_per_sample",
+    "reason",
+    "source",
+];
+
+/// Exports `file` in `format`.
+pub fn export(file: &ResultsFile, format: Format) -> Export {
+    let measured = || file.records.iter().filter(|r| r.status == Status::Ok);
+    let omitted = file.records.len() - measured().count();
+    match format {
+        Format::Csv => Export {
+            text: csv(&file.records),
+            omitted: 0,
+        },
+        Format::Bmf => Export {
+            text: pretty(&bmf(measured())),
+            omitted,
+        },
+        Format::GithubActionBenchmark => Export {
+            text: pretty(&Value::Array(measured().map(github_action_entry).collect())),
+            omitted,
+        },
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values serialise");
+    text.push('\n');
+    text
+}
+
+fn csv(records: &[Record]) -> String {
+    let mut out = CSV_COLUMNS.join(",");
+    out.push('\n');
+    for r in records {
+        let status = match r.status {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        };
+        let fields = [
+            r.workload.clone(),
+            r.variant.clone(),
+            r.input_set.clone(),
+            r.target_cpu.clone(),
+            r.metric.as_str().to_owned(),
+            r.unit.clone(),
+            status.to_owned(),
+            r.median.to_string(),
+            r.mad.to_string(),
+            r.min.to_string(),
+            r.max.to_string(),
+            r.samples.to_string(),
+            r.elements_per_sample.to_string(),
+            r.reason.clone().unwrap_or_default(),
+            r.source.clone().unwrap_or_default(),
+        ];
+        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// Quotes a field when it holds a comma, quote or line break (RFC 4180).
+fn csv_field(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+/// The benchmark name both JSON formats use.
+pub fn benchmark_name(r: &Record) -> String {
+    format!(
+        "{}/{}/{}/{}",
+        r.workload, r.variant, r.input_set, r.target_cpu
+    )
+}
+
+/// Bencher measure slug: its built-in `latency` (nanoseconds) and
+/// `instructions`, and a slug of the unit for workload counters.
+fn measure(r: &Record) -> String {
+    match r.metric {
+        Metric::Time => "latency".to_owned(),
+        Metric::Instructions => "instructions".to_owned(),
+        Metric::Counter => r
+            .unit
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect(),
+    }
+}
+
+fn bmf<'a>(records: impl Iterator<Item = &'a Record>) -> Value {
+    let mut benchmarks = Map::new();
+    for r in records {
+        let mut metric = Map::new();
+        metric.insert("value".into(), json!(r.median));
+        if r.metric == Metric::Time {
+            metric.insert("lower_value".into(), json!(r.min));
+            metric.insert("upper_value".into(), json!(r.max));
+        }
+        let entry = benchmarks
+            .entry(benchmark_name(r))
+            .or_insert_with(|| Value::Object(Map::new()));
+        entry
+            .as_object_mut()
+            .expect("benchmarks are objects")
+            .insert(measure(r), Value::Object(metric));
+    }
+    Value::Object(benchmarks)
+}
+
+fn github_action_entry(r: &Record) -> Value {
+    let mut entry = json!({
+        "name": format!("{} ({})", benchmark_name(r), r.metric),
+        "unit": r.unit,
+        "value": r.median,
+    });
+    if r.mad > 0.0 {
+        entry["range"] = json!(format!("± {}", r.mad));
+    }
+    entry["extra"] = json!(format!(
+        "{} samples of {} elements; min {} max {}",
+        r.samples, r.elements_per_sample, r.min, r.max
+    ));
+    entry
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ResultsFile {
+        let ok = Record {
+            workload: "components".into(),
+            variant: "swar".into(),
+            input_set: "density:0.5".into(),
+            target_cpu: "x86-64-v3".into(),
+            metric: Metric::Time,
+            unit: "ns/board".into(),
+            median: 12.5,
+            mad: 0.25,
+            min: 12.0,
+            max: 14.0,
+            samples: 9,
+            elements_per_sample: 4096,
+            ..Record::default()
+        };
+        let skipped = Record {
+            variant: "avx512".into(),
+            metric: Metric::Instructions,
+            unit: "instructions/board".into(),
+            status: Status::Skipped,
+            reason: Some("not countable: valgrind has no AVX-512, \"v4\"".into()),
+            ..ok.clone()
+        };
+        ResultsFile {
+            schema: crate::SCHEMA,
+            records: vec![ok, skipped],
+            ..ResultsFile::default()
+        }
+    }
+
+    #[test]
+    fn csv_quotes_fields_and_keeps_every_record() {
+        let e = export(&sample(), Format::Csv);
+        assert_eq!(e.omitted, 0);
+        let lines: Vec<&str> = e.text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], CSV_COLUMNS.join(","));
+        assert!(
+            lines[1].starts_with("components,swar,density:0.5,x86-64-v3,time,ns/board,ok,12.5,")
+        );
+        assert!(
+            lines[2].ends_with(",\"not countable: valgrind has no AVX-512, \"\"v4\"\"\","),
+            "{}",
+            lines[2]
+        );
+    }
+
+    #[test]
+    fn json_formats_carry_measurements_only() {
+        let bmf: Value = serde_json::from_str(&export(&sample(), Format::Bmf).text).unwrap();
+        let latency = &bmf["components/swar/density:0.5/x86-64-v3"]["latency"];
+        assert_eq!(latency["value"], 12.5);
+        assert_eq!(latency["lower_value"], 12.0);
+        let gab = export(&sample(), Format::GithubActionBenchmark);
+        assert_eq!(gab.omitted, 1);
+        let entries: Value = serde_json::from_str(&gab.text).unwrap();
+        assert_eq!(entries.as_array().unwrap().len(), 1);
+        assert_eq!(entries[0]["unit"], "ns/board");
+        assert_eq!(entries[0]["range"], "± 0.25");
+    }
+}
