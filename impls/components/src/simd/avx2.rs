@@ -49,31 +49,57 @@ impl Lanes for V {
     }
 
     #[inline(always)]
+    unsafe fn and(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
     unsafe fn andnot(self, other: V) -> V {
         // SAFETY: the caller guarantees AVX2.
         V(unsafe { _mm256_andnot_si256(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn neighbours(self) -> V {
-        let x = self.0;
+    unsafe fn add16(self, other: V) -> V {
         // SAFETY: the caller guarantees AVX2.
-        unsafe {
-            let vertical = _mm256_or_si256(_mm256_slli_epi16(x, 1), _mm256_srli_epi16(x, 1));
-            let horizontal = _mm256_or_si256(_mm256_slli_si256(x, 2), _mm256_srli_si256(x, 2));
-            V(_mm256_or_si256(vertical, horizontal))
-        }
+        V(unsafe { _mm256_add_epi16(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn step(self, m: V) -> V {
+    unsafe fn shl16<const N: i32>(self) -> V {
         // SAFETY: the caller guarantees AVX2.
-        unsafe {
-            let g = _mm256_and_si256(_mm256_or_si256(self.0, self.neighbours().0), m.0);
-            // Adding carries each touched vertical run down to its end (lanes stop carries).
-            let down = _mm256_xor_si256(_mm256_add_epi16(m.0, g), m.0);
-            V(_mm256_and_si256(_mm256_or_si256(down, g), m.0))
-        }
+        V(unsafe { _mm256_slli_epi16::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_srli_epi16::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shl_bytes<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_slli_si256::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shr_bytes<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX2.
+        V(unsafe { _mm256_srli_si256::<N>(self.0) })
     }
 
     #[inline(always)]

@@ -53,31 +53,75 @@ impl Lanes for V {
     }
 
     #[inline(always)]
+    unsafe fn and(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_and_si512(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_xor_si512(self.0, other.0) })
+    }
+
+    #[inline(always)]
     unsafe fn andnot(self, other: V) -> V {
-        // SAFETY: the caller guarantees AVX-512F.
+        // SAFETY: the caller guarantees AVX-512F and BW.
         V(unsafe { _mm512_andnot_si512(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn neighbours(self) -> V {
-        let x = self.0;
-        // SAFETY: the caller guarantees AVX-512F and BW (16-bit and per-lane byte shifts).
-        unsafe {
-            let vertical = _mm512_or_si512(_mm512_slli_epi16(x, 1), _mm512_srli_epi16(x, 1));
-            let horizontal = _mm512_or_si512(_mm512_bslli_epi128(x, 2), _mm512_bsrli_epi128(x, 2));
-            V(_mm512_or_si512(vertical, horizontal))
-        }
+    unsafe fn add16(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_add_epi16(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn step(self, m: V) -> V {
+    unsafe fn shl16<const N: i32>(self) -> V {
         // SAFETY: the caller guarantees AVX-512F and BW.
-        unsafe {
-            let g = _mm512_and_si512(_mm512_or_si512(self.0, self.neighbours().0), m.0);
-            // Adding carries each touched vertical run down to its end (lanes stop carries).
-            let down = _mm512_xor_si512(_mm512_add_epi16(m.0, g), m.0);
-            V(_mm512_and_si512(_mm512_or_si512(down, g), m.0))
-        }
+        // The AVX-512 shift takes a u32 immediate; the loop uses only these counts.
+        V(unsafe {
+            match N {
+                1 => _mm512_slli_epi16::<1>(self.0),
+                2 => _mm512_slli_epi16::<2>(self.0),
+                4 => _mm512_slli_epi16::<4>(self.0),
+                8 => _mm512_slli_epi16::<8>(self.0),
+                _ => unreachable!("shift by {N}"),
+            }
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        // The AVX-512 shift takes a u32 immediate; the loop uses only these counts.
+        V(unsafe {
+            match N {
+                1 => _mm512_srli_epi16::<1>(self.0),
+                2 => _mm512_srli_epi16::<2>(self.0),
+                4 => _mm512_srli_epi16::<4>(self.0),
+                8 => _mm512_srli_epi16::<8>(self.0),
+                _ => unreachable!("shift by {N}"),
+            }
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn shl_bytes<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_bslli_epi128::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shr_bytes<const N: i32>(self) -> V {
+        // SAFETY: the caller guarantees AVX-512F and BW.
+        V(unsafe { _mm512_bsrli_epi128::<N>(self.0) })
     }
 
     #[inline(always)]

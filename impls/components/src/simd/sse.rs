@@ -47,31 +47,57 @@ impl Lanes for V {
     }
 
     #[inline(always)]
+    unsafe fn and(self, other: V) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_and_si128(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: V) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_or_si128(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: V) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_xor_si128(self.0, other.0) })
+    }
+
+    #[inline(always)]
     unsafe fn andnot(self, other: V) -> V {
         // SAFETY: SSE2 is part of x86-64.
         V(unsafe { _mm_andnot_si128(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn neighbours(self) -> V {
-        let x = self.0;
+    unsafe fn add16(self, other: V) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            let vertical = _mm_or_si128(_mm_slli_epi16(x, 1), _mm_srli_epi16(x, 1));
-            let horizontal = _mm_or_si128(_mm_slli_si128(x, 2), _mm_srli_si128(x, 2));
-            V(_mm_or_si128(vertical, horizontal))
-        }
+        V(unsafe { _mm_add_epi16(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn step(self, m: V) -> V {
+    unsafe fn shl16<const N: i32>(self) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            let g = _mm_and_si128(_mm_or_si128(self.0, self.neighbours().0), m.0);
-            // Adding carries each touched vertical run down to its end (lanes stop carries).
-            let down = _mm_xor_si128(_mm_add_epi16(m.0, g), m.0);
-            V(_mm_and_si128(_mm_or_si128(down, g), m.0))
-        }
+        V(unsafe { _mm_slli_epi16::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_srli_epi16::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shl_bytes<const N: i32>(self) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_slli_si128::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn shr_bytes<const N: i32>(self) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_srli_si128::<N>(self.0) })
     }
 
     #[inline(always)]
