@@ -252,14 +252,38 @@ fn several_files_combine_with_their_labels() {
             assert!(legend.contains(&want), "{want}: {legend:?}");
         }
     }
-    // One variant keeps one colour: the density line of `flood` and its
-    // throughput bars use the same fill.
-    assert!(
-        report
-            .charts
-            .iter()
-            .any(|c| c.svg == "components-density.svg")
-    );
+    // One variant keeps one colour in every chart: the legend swatch of
+    // each variant (the last fill drawn before its legend text).
+    let speedup = std::fs::read_to_string(dir.join("components-speedup.svg")).unwrap();
+    let mut seen = BTreeSet::new();
+    for (i, v) in COMPONENTS.iter().enumerate() {
+        let label = if i == 0 {
+            format!("{v} (oracle)")
+        } else {
+            (*v).to_owned()
+        };
+        let colour = legend_fill(&throughput, &label);
+        assert_eq!(legend_fill(&speedup, &label), colour, "{v}");
+        assert_eq!(
+            legend_fill(&density, &format!("{v} · x86-64 · before")),
+            colour,
+            "{v}"
+        );
+        assert!(seen.insert(colour), "{v} shares a colour");
+    }
+    assert_eq!(report.charts.len(), 5);
+}
+
+/// The fill colour of the shape drawn last before the text `label` in an SVG.
+fn legend_fill(svg: &str, label: &str) -> String {
+    let at = svg
+        .find(&format!(">\n{label}\n</text>"))
+        .unwrap_or_else(|| panic!("no text {label}"));
+    let before = &svg[..svg[..at].rfind("<text").unwrap()];
+    let fill = before
+        .rfind("fill=\"#")
+        .unwrap_or_else(|| panic!("no fill before {label}"));
+    before[fill + 6..fill + 13].to_owned()
 }
 
 #[test]
