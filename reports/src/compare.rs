@@ -342,7 +342,8 @@ mod tests {
         let mut wrong = record(Metric::Time, 0.0, 0.0);
         wrong.status = Status::Error;
         wrong.reason = Some("wrong answer".into());
-        let c = compare(&base, &file(vec![wrong]), &[Metric::Time], Some(50.0));
+        let new = file(vec![wrong]);
+        let c = compare(&base, &new, &[Metric::Time], Some(50.0));
         assert_eq!(c.failures(), 1);
         assert!(c.render().contains("BROKE: wrong answer"));
     }

@@ -1,10 +1,10 @@
 //! `bitbench compare`: the regression gate between two results files.
 //!
-//! Prints a table of every shared record with its change, then fails (exit
-//! 1) when any record regressed beyond the threshold — by plain percent for
-//! instruction counts, and for wall time only when the change also leaves
-//! both runs' MAD bands (see [`reports::compare`]). Unreadable files and
-//! other schemas exit 2.
+//! Prints a table of every shared record with its change, then exits with
+//! code 1 when any record regressed beyond the threshold: by plain percent
+//! for instruction counts, and for wall time only when the change also
+//! leaves both runs' MAD bands (see [`reports::compare`]). Unreadable files
+//! and other schemas exit with code 2.
 
 use crate::error::CliError;
 use reports::compare::{compare, default_threshold};

@@ -1,0 +1,406 @@
+//! End-to-end tests of the measurement commands: `compare` exit codes on
+//! hand-made results files, `export` formats parsed back, and `count`
+//! determinism (skipped, with a message, where valgrind or gungraun-runner
+//! is missing).
+
+use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bitbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitbench"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("bitbench runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A scratch directory per test, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("bitbench-measure-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+
+    fn arg(&self, file: &str) -> String {
+        self.path(file).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn record(variant: &str, metric: Metric, median: f64, mad: f64) -> Record {
+    Record {
+        workload: "components".into(),
+        variant: variant.into(),
+        input_set: "density:0.5".into(),
+        target_cpu: "x86-64-v3".into(),
+        metric,
+        unit: match metric {
+            Metric::Time => "ns/board".into(),
+            _ => "instructions/board".into(),
+        },
+        median,
+        mad,
+        min: median - mad,
+        max: median + mad,
+        samples: 9,
+        elements_per_sample: 1024,
+        ..Record::default()
+    }
+}
+
+fn write(path: &Path, records: Vec<Record>) {
+    let mut file = ResultsFile::new(
+        "2026-11-22T00:00:00Z".into(),
+        "test".into(),
+        Machine::default(),
+        Build::default(),
+    );
+    file.records = records;
+    file.write(path).unwrap();
+}
+
+#[test]
+fn compare_gates_instruction_regressions_by_plain_percent() {
+    let s = Scratch::new("compare-instr");
+    write(
+        &s.path("base.json"),
+        vec![
+            record("swar", Metric::Instructions, 1000.0, 0.0),
+            record("flood", Metric::Instructions, 2000.0, 0.0),
+        ],
+    );
+    write(
+        &s.path("same.json"),
+        vec![
+            record("swar", Metric::Instructions, 1000.0, 0.0),
+            record("flood", Metric::Instructions, 2000.0, 0.0),
+        ],
+    );
+    write(
+        &s.path("worse.json"),
+        vec![
+            record("swar", Metric::Instructions, 1100.0, 0.0),
+            record("flood", Metric::Instructions, 1500.0, 0.0),
+        ],
+    );
+
+    let same = bitbench(&["compare", &s.arg("base.json"), &s.arg("same.json")]);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(
+        stdout(&same).contains("0 regression(s)"),
+        "{}",
+        stdout(&same)
+    );
+
+    let worse = bitbench(&["compare", &s.arg("base.json"), &s.arg("worse.json")]);
+    assert_eq!(worse.status.code(), Some(1), "{}", stdout(&worse));
+    let table = stdout(&worse);
+    let swar = table.lines().find(|l| l.contains("swar")).unwrap();
+    assert!(
+        swar.contains("+10.00%") && swar.ends_with("REGRESSION"),
+        "{swar}"
+    );
+    let flood = table.lines().find(|l| l.contains("flood")).unwrap();
+    assert!(
+        flood.contains("-25.00%") && flood.ends_with("improved"),
+        "{flood}"
+    );
+    assert!(
+        stderr(&worse).contains("1 record(s) regressed"),
+        "{}",
+        stderr(&worse)
+    );
+
+    // The same change under a looser threshold passes.
+    let loose = bitbench(&[
+        "compare",
+        &s.arg("base.json"),
+        &s.arg("worse.json"),
+        "--threshold",
+        "15",
+    ]);
+    assert_eq!(loose.status.code(), Some(0), "{}", stdout(&loose));
+}
+
+#[test]
+fn compare_ignores_wall_time_changes_inside_the_mads() {
+    let s = Scratch::new("compare-time");
+    write(
+        &s.path("base.json"),
+        vec![record("swar", Metric::Time, 10.0, 0.6)],
+    );
+    // +10%, beyond the 5% threshold but within 0.6 + 0.6 of noise.
+    write(
+        &s.path("noisy.json"),
+        vec![record("swar", Metric::Time, 11.0, 0.6)],
+    );
+    // +30%, well outside the noise.
+    write(
+        &s.path("slow.json"),
+        vec![record("swar", Metric::Time, 13.0, 0.6)],
+    );
+    let noisy = bitbench(&["compare", &s.arg("base.json"), &s.arg("noisy.json")]);
+    assert_eq!(noisy.status.code(), Some(0), "{}", stdout(&noisy));
+    assert!(stdout(&noisy).contains("noise"), "{}", stdout(&noisy));
+    let slow = bitbench(&[
+        "compare",
+        &s.arg("base.json"),
+        &s.arg("slow.json"),
+        "--metric",
+        "time",
+    ]);
+    assert_eq!(slow.status.code(), Some(1), "{}", stdout(&slow));
+    // Asking only for instructions finds nothing shared: bad input.
+    let none = bitbench(&[
+        "compare",
+        &s.arg("base.json"),
+        &s.arg("slow.json"),
+        "--metric",
+        "instructions",
+    ]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("share no instructions record"));
+}
+
+#[test]
+fn compare_rejects_corrupt_and_future_schema_files_with_exit_2() {
+    let s = Scratch::new("compare-bad");
+    write(
+        &s.path("base.json"),
+        vec![record("swar", Metric::Instructions, 1000.0, 0.0)],
+    );
+    std::fs::write(s.path("corrupt.json"), "{\"schema\": 1, \"records\": [").unwrap();
+    let mut future: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s.path("base.json")).unwrap()).unwrap();
+    future["schema"] = 99.into();
+    std::fs::write(s.path("future.json"), future.to_string()).unwrap();
+
+    let corrupt = bitbench(&["compare", &s.arg("base.json"), &s.arg("corrupt.json")]);
+    assert_eq!(corrupt.status.code(), Some(2));
+    let message = stderr(&corrupt);
+    assert!(
+        message.contains("corrupt.json: not a bitbench results file"),
+        "{message}"
+    );
+    assert_eq!(message.trim().lines().count(), 1, "{message}");
+
+    let future = bitbench(&["compare", &s.arg("future.json"), &s.arg("base.json")]);
+    assert_eq!(future.status.code(), Some(2));
+    assert!(
+        stderr(&future).contains("future.json: results schema 99 is not supported"),
+        "{}",
+        stderr(&future)
+    );
+    let missing = bitbench(&["compare", &s.arg("base.json"), &s.arg("nope.json")]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn exports_parse_back_in_their_documented_shapes() {
+    let s = Scratch::new("export");
+    let mut skipped = record("avx512", Metric::Instructions, 0.0, 0.0);
+    skipped.status = Status::Skipped;
+    skipped.reason = Some("not countable: valgrind has no AVX-512, sorry".into());
+    write(
+        &s.path("run.json"),
+        vec![
+            record("swar", Metric::Time, 12.5, 0.25),
+            record("swar", Metric::Instructions, 1108.5, 0.0),
+            skipped,
+        ],
+    );
+
+    // CSV: a header and one row per record, skipped ones included.
+    let csv = bitbench(&["export", &s.arg("run.json"), "--format", "csv"]);
+    assert!(csv.status.success(), "{}", stderr(&csv));
+    let text = stdout(&csv);
+    let rows: Vec<Vec<String>> = text.lines().map(split_csv).collect();
+    assert_eq!(rows.len(), 4);
+    let header = &rows[0];
+    assert!(rows.iter().all(|r| r.len() == header.len()), "{rows:?}");
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(rows[1][col("variant")], "swar");
+    assert_eq!(rows[1][col("median")].parse::<f64>().unwrap(), 12.5);
+    assert_eq!(rows[2][col("metric")], "instructions");
+    assert_eq!(rows[3][col("status")], "skipped");
+    assert_eq!(
+        rows[3][col("reason")],
+        "not countable: valgrind has no AVX-512, sorry"
+    );
+
+    // Bencher Metric Format: benchmark → measure → {value, ...}.
+    let out = s.path("bmf.json");
+    let bmf = bitbench(&[
+        "export",
+        &s.arg("run.json"),
+        "--format",
+        "bmf",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert!(bmf.status.success(), "{}", stderr(&bmf));
+    assert!(stderr(&bmf).contains("1 record(s) without a measurement"));
+    let bmf: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let benchmarks = bmf.as_object().unwrap();
+    assert_eq!(benchmarks.len(), 1, "{bmf}");
+    let swar = &bmf["components/swar/density:0.5/x86-64-v3"];
+    assert_eq!(swar["latency"]["value"], 12.5);
+    assert!(swar["latency"]["lower_value"].as_f64().unwrap() <= 12.5);
+    assert!(swar["latency"]["upper_value"].as_f64().unwrap() >= 12.5);
+    assert_eq!(swar["instructions"]["value"], 1108.5);
+
+    // github-action-benchmark customSmallerIsBetter: [{name, unit, value}].
+    let gab = bitbench(&[
+        "export",
+        &s.arg("run.json"),
+        "--format",
+        "github-action-benchmark",
+    ]);
+    assert!(gab.status.success(), "{}", stderr(&gab));
+    let entries: serde_json::Value = serde_json::from_slice(&gab.stdout).unwrap();
+    let entries = entries.as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    let mut names = Vec::new();
+    for e in entries {
+        names.push(e["name"].as_str().unwrap().to_owned());
+        assert!(e["unit"].is_string() && e["value"].is_number(), "{e}");
+    }
+    names.dedup();
+    assert_eq!(names.len(), 2, "names must be unique per series: {names:?}");
+
+    let bad = bitbench(&["export", &s.arg("run.json"), "--format", "xml"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Splits one RFC 4180 line (no embedded line breaks in these records).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().unwrap().push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
+}
+
+#[test]
+fn count_without_valgrind_says_how_to_install_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bitbench"))
+        .args([
+            "count",
+            "components",
+            "--variant",
+            "swar",
+            "--inputs",
+            "seed",
+        ])
+        .env("PATH", "/nonexistent")
+        .env("CI", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(message.contains("valgrind is not installed"), "{message}");
+    assert!(
+        message.contains("bash .ci/install-measure-tools"),
+        "{message}"
+    );
+}
+
+#[test]
+fn matrix_rejects_unknown_levels() {
+    let out = bitbench(&["matrix", "--levels", "x86-64,x86-64-v9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown target-cpu level 'x86-64-v9'"));
+}
+
+fn tool_missing(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+}
+
+#[test]
+fn count_gives_identical_instructions_on_consecutive_runs() {
+    if let Some(tool) = ["valgrind", "gungraun-runner"]
+        .into_iter()
+        .find(|t| tool_missing(t))
+    {
+        eprintln!("SKIPPED: {tool} is not installed (bash .ci/install-measure-tools installs it)");
+        return;
+    }
+    let s = Scratch::new("count");
+    let run = |name: &str| {
+        let out = bitbench(&[
+            "count",
+            "components",
+            "--variant",
+            "swar",
+            "avx512",
+            "--inputs",
+            "density:0.5",
+            "--out",
+            &s.arg(name),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        ResultsFile::read(&s.path(name)).unwrap()
+    };
+    let (first, second) = (run("a.json"), run("b.json"));
+    let get = |f: &ResultsFile, v: &str| {
+        f.records
+            .iter()
+            .find(|r| r.variant == v)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {v} record"))
+    };
+    let (a, b) = (get(&first, "swar"), get(&second, "swar"));
+    assert_eq!(a.status, Status::Ok, "{a:?}");
+    assert_eq!(a.metric, Metric::Instructions);
+    assert_eq!(a.unit, "instructions/board");
+    assert!(a.median > 10.0, "{a:?}");
+    assert_eq!(a.median, b.median, "two runs on one build must count alike");
+    assert_eq!(a.elements_per_sample, b.elements_per_sample);
+    // The AVX-512 variant is recorded, never dropped, whatever this CPU has.
+    let avx512 = get(&first, "avx512");
+    assert_eq!(avx512.status, Status::Skipped);
+    assert!(
+        avx512
+            .reason
+            .as_deref()
+            .unwrap()
+            .starts_with("not countable: valgrind has no AVX-512"),
+        "{avx512:?}"
+    );
+}
