@@ -101,14 +101,13 @@ fn checkerboards_are_36_single_cells() {
 }
 
 #[test]
-fn every_edge_case_is_covered_and_variants_agree() {
+fn every_edge_case_has_a_hand_answer() {
     let cases = inputs::edge_cases();
-    for (name, b) in &cases {
+    for (name, _) in &cases {
         assert!(
             name.starts_with("checkerboard") || EXPECTED.iter().any(|(n, _)| n == name),
             "edge case {name} has no hand-written answer"
         );
-        let _ = b;
     }
 }
 
