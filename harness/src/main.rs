@@ -109,6 +109,11 @@ enum Command {
     Compare(cmd::compare::Args),
     /// Export a results file as CSV, Bencher Metric Format or github-action-benchmark JSON.
     Export(cmd::export::Args),
+    /// Run the cargo-fuzz differential targets (fuzz/) for a bounded time each.
+    ///
+    /// Exits 1 on a finding, printed with the `bitbench solve` command that
+    /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
+    Fuzz(cmd::fuzz::Args),
 }
 
 fn main() -> ExitCode {
@@ -183,6 +188,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Matrix(args) => cmd::matrix::main(args)?,
         Command::Compare(args) => cmd::compare::main(args)?,
         Command::Export(args) => cmd::export::main(args)?,
+        Command::Fuzz(args) => cmd::fuzz::main(args)?,
     }
     Ok(())
 }

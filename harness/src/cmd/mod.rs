@@ -5,6 +5,7 @@ pub mod check;
 pub mod compare;
 pub mod count;
 pub mod export;
+pub mod fuzz;
 pub mod list;
 pub mod main_job;
 pub mod matrix;

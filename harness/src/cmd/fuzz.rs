@@ -1,0 +1,437 @@
+//! `bitbench fuzz`: runs the differential cargo-fuzz targets in `fuzz/` for a
+//! bounded time each and reports what they found.
+//!
+//! The targets live in their own cargo workspace (libFuzzer's build flags must
+//! not reach the main one), so this command drives `cargo fuzz` as a child
+//! process rather than linking them. A finding is reported with the panic
+//! message (variant, input, both answers), the crash artifact and the
+//! `bitbench solve` command the target's decoder prints for it; `--decode`
+//! does the same for an artifact found earlier.
+
+use crate::error::CliError;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// `bitbench fuzz`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Fuzz targets to run (one per workload, see `cargo fuzz list` in
+    /// fuzz/); default: all.
+    targets: Vec<String>,
+    /// How long each target runs, in seconds (building is not counted).
+    #[arg(long, default_value_t = 60)]
+    seconds: u64,
+    /// `address` (nightly and AddressSanitizer), `none` (any toolchain) or
+    /// `auto`: address when a nightly toolchain is installed, else none.
+    #[arg(long, default_value = "auto")]
+    sanitizer: String,
+    /// Print the `bitbench solve` command that reproduces a crash artifact
+    /// (fuzz/artifacts/TARGET/crash-…), then rerun the target on it.
+    #[arg(long, value_name = "ARTIFACT")]
+    decode: Option<PathBuf>,
+}
+
+/// How the targets are built: toolchain and sanitizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Build {
+    /// Nightly with AddressSanitizer.
+    Address,
+    /// The default toolchain without a sanitizer (works on stable).
+    Plain,
+}
+
+impl Build {
+    fn choose(sanitizer: &str) -> Result<Build, CliError> {
+        match sanitizer {
+            "address" => Ok(Build::Address),
+            "none" => Ok(Build::Plain),
+            "auto" if nightly_installed() => Ok(Build::Address),
+            "auto" => Ok(Build::Plain),
+            other => Err(CliError::usage(format!(
+                "unknown --sanitizer '{other}' (known: auto, address, none)"
+            ))),
+        }
+    }
+
+    /// `cargo [+nightly] fuzz SUBCOMMAND -s SANITIZER` in the fuzz folder.
+    fn cargo_fuzz(self, dir: &Path, subcommand: &str) -> Command {
+        let mut cmd = Command::new("cargo");
+        if self == Build::Address {
+            cmd.arg("+nightly");
+        }
+        let sanitizer = match self {
+            Build::Address => "address",
+            Build::Plain => "none",
+        };
+        cmd.args(["fuzz", subcommand, "-s", sanitizer])
+            .current_dir(dir);
+        cmd
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Build::Address => "nightly, AddressSanitizer",
+            Build::Plain => "default toolchain, no sanitizer",
+        }
+    }
+}
+
+fn nightly_installed() -> bool {
+    Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The `fuzz/` folder: found from the current directory upwards, else the
+/// one beside this crate's sources.
+fn fuzz_dir() -> Result<PathBuf, CliError> {
+    let is_fuzz = |dir: &Path| {
+        std::fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|t| t.contains("cargo-fuzz = true"))
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let found = cwd
+        .ancestors()
+        .map(|d| d.join("fuzz"))
+        .chain([Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")])
+        .find(|d| is_fuzz(d));
+    found.ok_or_else(|| {
+        CliError::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
+    })
+}
+
+/// Runs a command to completion, returning its status and its stdout and
+/// stderr together (libFuzzer reports on stderr).
+fn output(cmd: &mut Command, what: &str) -> Result<(bool, String), CliError> {
+    let out = cmd
+        .output()
+        .map_err(|e| CliError::usage(format!("cannot run {what}: {e}")))?;
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ok((out.status.success(), text))
+}
+
+/// The targets `cargo fuzz list` reports; fails with the fix when cargo-fuzz
+/// is missing.
+fn list_targets(dir: &Path) -> Result<Vec<String>, CliError> {
+    let (ok, text) = output(
+        Command::new("cargo")
+            .args(["fuzz", "list"])
+            .current_dir(dir),
+        "cargo fuzz",
+    )?;
+    if !ok {
+        return Err(CliError::usage(format!(
+            "cargo fuzz list failed; is cargo-fuzz installed? (bash .ci/install-fuzz): {}",
+            text.lines().next().unwrap_or("")
+        )));
+    }
+    Ok(text.split_whitespace().map(str::to_owned).collect())
+}
+
+/// Runs `bitbench fuzz`.
+pub fn main(args: Args) -> Result<(), CliError> {
+    let dir = fuzz_dir()?;
+    let known = list_targets(&dir)?;
+    let build = Build::choose(&args.sanitizer)?;
+    if let Some(artifact) = &args.decode {
+        return decode(&dir, build, &known, &args.targets, artifact);
+    }
+    let targets = if args.targets.is_empty() {
+        known.clone()
+    } else {
+        args.targets.clone()
+    };
+    if let Some(bad) = targets.iter().find(|t| !known.contains(t)) {
+        return Err(CliError::usage(format!(
+            "unknown fuzz target '{bad}' (known: {})",
+            known.join(", ")
+        )));
+    }
+    if args.seconds == 0 {
+        return Err(CliError::usage("--seconds must be at least 1"));
+    }
+    eprintln!(
+        "fuzz: building {} target(s) ({})",
+        targets.len(),
+        build.describe()
+    );
+    let status = build
+        .cargo_fuzz(&dir, "build")
+        .args(&targets)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| CliError::usage(format!("cannot run cargo fuzz build: {e}")))?;
+    if !status.success() {
+        return Err(CliError::failed(
+            "cargo fuzz build failed (its output is above)",
+        ));
+    }
+    let mut findings = Vec::new();
+    println!(
+        "{:<16} {:>8} {:>12} {:>10}  result",
+        "target", "seconds", "runs", "runs/s"
+    );
+    for target in &targets {
+        let run = run_target(&dir, build, target, args.seconds)?;
+        let result = if run.finding.is_some() {
+            "FINDING"
+        } else {
+            "no finding"
+        };
+        println!(
+            "{target:<16} {:>8.1} {:>12} {:>10.0}  {result}",
+            run.seconds, run.runs, run.per_second
+        );
+        if let Some(report) = run.finding {
+            findings.push((target.clone(), report));
+        }
+    }
+    if findings.is_empty() {
+        return Ok(());
+    }
+    for (target, report) in &findings {
+        println!("\n== {target} ==\n{report}");
+    }
+    let names: Vec<_> = findings.iter().map(|(t, _)| t.as_str()).collect();
+    Err(CliError::failed(format!(
+        "fuzz: {} target(s) found a problem: {}",
+        findings.len(),
+        names.join(", ")
+    )))
+}
+
+/// One target's run: how many inputs it tried and what it found.
+struct TargetRun {
+    seconds: f64,
+    runs: u64,
+    per_second: f64,
+    finding: Option<String>,
+}
+
+fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<TargetRun, CliError> {
+    let start = Instant::now();
+    let (ok, log) = output(
+        build.cargo_fuzz(dir, "run").args([
+            target,
+            "--",
+            &format!("-max_total_time={seconds}"),
+            // A single input takes milliseconds; a minute means a hang.
+            "-timeout=60",
+            "-print_final_stats=1",
+        ]),
+        "cargo fuzz run",
+    )?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let runs = stat(&log, "stat::number_of_executed_units:").unwrap_or(0);
+    // libFuzzer's own clock excludes building and start-up; fall back to ours.
+    let seconds = done_seconds(&log).map_or(elapsed, |s| s as f64);
+    let per_second = stat(&log, "stat::average_exec_per_sec:")
+        .map_or(runs as f64 / seconds.max(1.0), |r| r as f64);
+    let finding = (!ok).then(|| finding_report(&log));
+    Ok(TargetRun {
+        seconds,
+        runs,
+        per_second,
+        finding,
+    })
+}
+
+/// The number after `key` on libFuzzer's final-stats line.
+fn stat(log: &str, key: &str) -> Option<u64> {
+    log.lines()
+        .find_map(|l| l.trim().strip_prefix(key))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// The seconds of libFuzzer's `Done N runs in S second(s)` line.
+fn done_seconds(log: &str) -> Option<u64> {
+    let line = log.lines().find(|l| l.starts_with("Done "))?;
+    line.split_whitespace().nth(4)?.parse().ok()
+}
+
+/// The useful part of a failed run's log: the panic message (which names the
+/// variant, input and answers), the artifact and the reproduction the
+/// target's `Debug` printed.
+fn finding_report(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut report = Vec::new();
+    if let Some(i) = lines.iter().position(|l| l.contains("panicked at")) {
+        let end = lines[i..]
+            .iter()
+            .position(|l| l.starts_with("stack backtrace") || l.starts_with("note: run with"))
+            .map_or(lines.len(), |n| i + n);
+        report.extend(lines[i..end].iter().map(|l| l.to_string()));
+    } else if let Some(l) = lines
+        .iter()
+        .find(|l| l.contains("==ERROR:") || l.contains("ERROR: libFuzzer"))
+    {
+        report.push(l.to_string());
+    }
+    if let Some(path) = artifact_path(&lines) {
+        report.push(format!("artifact: {path}"));
+    }
+    if let Some(repro) = after(&lines, "Output of `std::fmt::Debug`:") {
+        report.push(format!("reproduce: {repro}"));
+    }
+    if report.is_empty() {
+        // Unrecognised failure (the build, say): show the end of the log.
+        let tail = lines.len().saturating_sub(20);
+        report.extend(lines[tail..].iter().map(|l| l.to_string()));
+    }
+    report.join("\n")
+}
+
+/// The first non-empty line after the line holding `marker`, trimmed.
+fn after<'a>(lines: &[&'a str], marker: &str) -> Option<&'a str> {
+    let i = lines.iter().position(|l| l.contains(marker))?;
+    lines[i + 1..]
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+}
+
+/// Where libFuzzer wrote the crashing input.
+fn artifact_path(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .find_map(|l| l.split_once("Test unit written to "))
+        .map(|(_, p)| p.trim().to_owned())
+        .or_else(|| after(lines, "Failing input:").map(str::to_owned))
+}
+
+/// `--decode`: the target comes from the artifact's folder
+/// (`artifacts/TARGET/...`) unless named on the command line.
+fn decode(
+    dir: &Path,
+    build: Build,
+    known: &[String],
+    named: &[String],
+    artifact: &Path,
+) -> Result<(), CliError> {
+    let artifact = std::fs::canonicalize(artifact).map_err(|e| {
+        CliError::usage(format!(
+            "{}: cannot read the artifact: {e}",
+            artifact.display()
+        ))
+    })?;
+    let target = match named {
+        [one] => one.clone(),
+        [] => artifact
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| known.contains(n))
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "{}: name the target (known: {}); it is not in an artifacts/TARGET folder",
+                    artifact.display(),
+                    known.join(", ")
+                ))
+            })?,
+        _ => return Err(CliError::usage("--decode takes one target")),
+    };
+    if !known.contains(&target) {
+        return Err(CliError::usage(format!(
+            "unknown fuzz target '{target}' (known: {})",
+            known.join(", ")
+        )));
+    }
+    let (_, text) = output(
+        build.cargo_fuzz(dir, "fmt").arg(&target).arg(&artifact),
+        "cargo fuzz fmt",
+    )?;
+    let lines: Vec<&str> = text.lines().collect();
+    let repro = lines
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("bitbench solve "))
+        .ok_or_else(|| {
+            CliError::failed(format!(
+                "cargo fuzz fmt did not decode {}: {}",
+                artifact.display(),
+                lines.last().unwrap_or(&"")
+            ))
+        })?;
+    println!("reproduce: {repro}");
+    let (ok, log) = output(
+        build.cargo_fuzz(dir, "run").arg(&target).arg(&artifact),
+        "cargo fuzz run",
+    )?;
+    if ok {
+        println!("the target passes on this input now");
+        return Ok(());
+    }
+    println!("{}", finding_report(&log));
+    Err(CliError::failed(format!(
+        "{target} still fails on {}",
+        artifact.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CRASH_LOG: &str = "\
+#2928\tREDUCE cov: 443 ft: 1711 corp: 248/13792b
+thread '<unnamed>' (1) panicked at src/meteor.rs:80:9:
+meteor: variant `symmetric` disagrees with the oracle `naive`
+  input:    1 000...
+reproduce:
+  bitbench solve meteor --variant naive '1 000...'
+stack backtrace:
+   0: junk
+==1== ERROR: libFuzzer: deadly signal
+artifact_prefix='artifacts/meteor/'; Test unit written to artifacts/meteor/crash-abc
+Failing input:
+
+\tartifacts/meteor/crash-abc
+
+Output of `std::fmt::Debug`:
+
+\tbitbench solve meteor '1 000...'
+
+Reproduce with:
+";
+
+    #[test]
+    fn a_crash_log_gives_message_artifact_and_repro() {
+        let report = finding_report(CRASH_LOG);
+        assert!(
+            report.starts_with("thread '<unnamed>' (1) panicked"),
+            "{report}"
+        );
+        assert!(report.contains("variant `symmetric` disagrees"), "{report}");
+        assert!(!report.contains("junk"), "{report}");
+        assert!(
+            report.contains("artifact: artifacts/meteor/crash-abc"),
+            "{report}"
+        );
+        assert!(
+            report.contains("reproduce: bitbench solve meteor '1 000...'"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn final_stats_are_read() {
+        let log = "Done 4360 runs in 21 second(s)\nstat::number_of_executed_units: 4360\n\
+                   stat::average_exec_per_sec:     207\n";
+        assert_eq!(stat(log, "stat::number_of_executed_units:"), Some(4360));
+        assert_eq!(stat(log, "stat::average_exec_per_sec:"), Some(207));
+        assert_eq!(done_seconds(log), Some(21));
+        assert_eq!(stat("", "stat::average_exec_per_sec:"), None);
+    }
+
+    #[test]
+    fn unknown_sanitizer_is_a_usage_error() {
+        assert_eq!(Build::choose("none"), Ok(Build::Plain));
+        assert_eq!(Build::choose("address"), Ok(Build::Address));
+        assert_eq!(Build::choose("thread").map_err(|e| e.code), Err(2));
+    }
+}
