@@ -9,6 +9,13 @@
 //! Boards up to `W*(H+1) <= 128` bits are supported; every bitboard algorithm
 //! is written once over the [`Bits`] word trait and runs on `u64` when the
 //! board fits (the fast path), on `u128` otherwise.
+//!
+//! A [`Position`] stores both players' bitboards ready-made, so the kernels
+//! measure win detection, not parsing; the `kaggle-list` oracle converts them
+//! to Kaggle's list board inside its timed call (an agent receives a list
+//! board, and the conversion is a small part of its cost). Positions can only
+//! be built by legal play, so at most the player who moved last has K
+//! aligned; `simd-mover` relies on that, every other variant checks both.
 
 mod bits;
 mod config;
