@@ -5,6 +5,7 @@
 
 mod components;
 mod connectx;
+mod meteor;
 
 use crate::error::CliError;
 use crate::workload::DynWorkload;
@@ -15,6 +16,7 @@ static ALL: &[&dyn DynWorkload] = &[
     &components::GROUPS4,
     &connectx::WIN,
     &connectx::PERFT,
+    &meteor::METEOR,
     // new workloads: one line above this comment
 ];
 

@@ -84,6 +84,13 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// What is wrong, without the input (for callers that name it themselves).
+    pub fn problem(&self) -> &str {
+        &self.problem
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -256,7 +263,7 @@ impl fmt::Display for Puzzle {
 }
 
 /// What a solver found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Solutions {
     /// How many solutions were found (exact; see [`crate::Solver`] for the limit).
     pub count: usize,

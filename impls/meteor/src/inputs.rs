@@ -71,12 +71,21 @@ pub fn partial(k: usize, seed: u64, n: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-/// A board with up to `k` random placements of random pieces that do not
-/// overlap; it may have no completion at all (fewer pieces when the random
-/// tries find no room).
-pub fn scattered(k: usize, seed: u64) -> PartialBoard {
+/// `n` boards with up to `k` random placements of random pieces that do not
+/// overlap (fewer pieces when no placement has room left); they may have no
+/// completion at all. The limit is [`ALL`].
+pub fn scattered(k: usize, seed: u64, n: usize) -> Vec<Puzzle> {
     let mut rng = Rng::new(seed);
     let all = placements();
+    (0..n)
+        .map(|_| Puzzle {
+            limit: ALL,
+            board: scatter(k, &all, &mut rng),
+        })
+        .collect()
+}
+
+fn scatter(k: usize, all: &[Placement], rng: &mut Rng) -> PartialBoard {
     let mut board = PartialBoard::empty();
     let mut covered = 0u64;
     let mut used = [false; PIECES];

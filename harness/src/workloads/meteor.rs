@@ -1,0 +1,261 @@
+//! Adapter for `impls/meteor`: count the completions of a Meteor board (the
+//! empty board has 2098), reporting the smallest and largest solution and
+//! the search nodes each variant visits.
+//!
+//! An input is the spec's `N` or `N BOARD`; the answer carries its limit so
+//! that answers found with a limit compare correctly (see [`Answer`]).
+
+use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use meteor::geometry::PIECES;
+use meteor::inputs;
+use meteor::{Puzzle, Solutions, Solver};
+
+/// The `meteor` workload.
+pub struct Meteor;
+
+/// The `meteor` workload.
+pub const METEOR: Meteor = Meteor;
+
+/// What a variant found, with the limit it was given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Answer {
+    limit: usize,
+    found: Solutions,
+}
+
+struct Batch(Box<dyn Solver>);
+
+impl Solve<Puzzle, Answer> for Batch {
+    fn solve_batch(&self, inputs: &[Puzzle], out: &mut [Answer]) {
+        for (p, out) in inputs.iter().zip(out) {
+            *out = Answer {
+                limit: p.limit,
+                found: self.0.solve(&p.board, p.limit),
+            };
+        }
+    }
+}
+
+/// `K` of `name` = `prefix:K`, a piece count.
+fn pieces(name: &str, prefix: &str) -> Option<Result<usize, String>> {
+    let k = name.strip_prefix(prefix)?.strip_prefix(':')?;
+    Some(match k.parse() {
+        Ok(k) if k <= PIECES => Ok(k),
+        _ => Err(format!(
+            "{name}: '{k}' is not a number of pieces (0 to {PIECES})"
+        )),
+    })
+}
+
+/// The board drawn as the Benchmarks Game does, `.` for empty cells.
+fn grid(puzzle: &Puzzle) -> String {
+    let cells = puzzle.board.to_string();
+    let chars: Vec<char> = cells.chars().collect();
+    let mut text = format!("limit {}", puzzle.limit);
+    for (r, row) in chars.chunks(5).enumerate() {
+        text.push('\n');
+        if r % 2 == 1 {
+            text.push(' ');
+        }
+        for c in row {
+            text.push(*c);
+            text.push(' ');
+        }
+    }
+    text
+}
+
+impl Workload for Meteor {
+    type Input = Puzzle;
+    type Output = Answer;
+
+    fn name(&self) -> &'static str {
+        "meteor"
+    }
+    fn description(&self) -> &'static str {
+        "Meteor puzzle: the completions of a 10×5 hex board with ten pentominoes (2098 when empty)"
+    }
+    fn unit(&self) -> &'static str {
+        "solutions"
+    }
+
+    fn variants(&self) -> Vec<VariantInfo> {
+        meteor::variants()
+            .iter()
+            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .collect()
+    }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Puzzle, Answer>>> {
+        let v = meteor::variants().into_iter().find(|v| v.name == variant)?;
+        Some(Box::new(Batch((v.make)()?)))
+    }
+
+    fn input_sets(&self) -> Vec<InputSetInfo> {
+        vec![
+            InputSetInfo {
+                pattern: "full",
+                description: "the empty board, all 2098 solutions (one input; the benchmark)",
+            },
+            InputSetInfo {
+                pattern: "partial:K",
+                description: "boards with K pieces (0 to 10) of a random solution, so at least \
+                              one completion; all completions wanted",
+            },
+            InputSetInfo {
+                pattern: "scattered:K",
+                description: "boards with up to K random non-overlapping pieces, often with no \
+                              completion; all completions wanted",
+            },
+        ]
+    }
+    fn bench_sets(&self, quick: bool) -> Vec<String> {
+        let sets: &[&str] = if quick {
+            &["full", "partial:3"]
+        } else {
+            &["full", "partial:2", "partial:3", "partial:5"]
+        };
+        sets.iter().map(|s| s.to_string()).collect()
+    }
+    fn check_sets(&self) -> Vec<String> {
+        [
+            "partial:3",
+            "partial:5",
+            "partial:8",
+            "scattered:3",
+            "scattered:6",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+    fn bench_batch(&self, quick: bool) -> usize {
+        // One input is a whole search of up to milliseconds.
+        if quick { 8 } else { 32 }
+    }
+    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Puzzle>, String> {
+        if name == "full" {
+            return Ok(vec![inputs::full()]);
+        }
+        if let Some(k) = pieces(name, "partial") {
+            return Ok(inputs::partial(k?, seed, n));
+        }
+        if let Some(k) = pieces(name, "scattered") {
+            return Ok(inputs::scattered(k?, seed, n));
+        }
+        Err(format!(
+            "unknown input set '{name}' (known: full, partial:K, scattered:K)"
+        ))
+    }
+    fn edge_cases(&self) -> Vec<(String, Puzzle)> {
+        inputs::edge_cases()
+            .into_iter()
+            .map(|(label, p)| (label.to_owned(), p))
+            .collect()
+    }
+
+    fn parse_input(&self, text: &str) -> Result<Puzzle, String> {
+        text.parse()
+            .map_err(|e: meteor::ParseError| e.problem().to_owned())
+    }
+    fn format_input(&self, input: &Puzzle) -> String {
+        input.to_string()
+    }
+    fn picture(&self, input: &Puzzle) -> String {
+        grid(input)
+    }
+    fn format_output(&self, output: &Answer) -> String {
+        output.found.to_string()
+    }
+    fn output_formats(&self) -> &'static [&'static str] {
+        &["benchmark"]
+    }
+    fn format_output_as(&self, format: &str, output: &Answer) -> String {
+        match format {
+            // The CLI ends every output with a newline; the text has its own.
+            "benchmark" => {
+                let text = output.found.benchmark_text();
+                text.strip_suffix('\n').unwrap_or(&text).to_owned()
+            }
+            _ => self.format_output(output),
+        }
+    }
+    /// Below the limit a search was exhaustive, so count, smallest and
+    /// largest must match exactly; at the limit each variant may have found
+    /// a different subset, and both must have found at least `limit`.
+    fn same(&self, a: &Answer, b: &Answer) -> bool {
+        let limit = a.limit.min(b.limit);
+        if a.found.count < limit || b.found.count < limit {
+            a.found.to_string() == b.found.to_string()
+        } else {
+            true
+        }
+    }
+    fn elements(&self, _input: &Puzzle, output: &Answer) -> u64 {
+        output.found.count as u64
+    }
+    fn counters(&self, output: &Answer) -> Vec<(&'static str, u64)> {
+        vec![("nodes", output.found.nodes)]
+    }
+    fn shrink(&self, input: &Puzzle) -> Vec<Puzzle> {
+        // A smaller limit, or one piece fewer while the oracle stays quick.
+        let mut smaller = Vec::new();
+        if input.limit > 1 {
+            smaller.push(Puzzle {
+                limit: input.limit / 2,
+                ..*input
+            });
+        }
+        let on_board = input.board.pieces();
+        if on_board.len() > 2 {
+            for &(skip, _) in &on_board {
+                let text: String = input
+                    .board
+                    .to_string()
+                    .chars()
+                    .map(|c| {
+                        if c.to_digit(10) == Some(u32::from(skip)) {
+                            '.'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                if let Ok(board) = text.parse() {
+                    smaller.push(Puzzle { board, ..*input });
+                }
+            }
+        }
+        smaller
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limited_answers_compare_by_the_limit() {
+        let board = meteor::PartialBoard::empty();
+        let solve = |name: &str, limit| {
+            let mut out = [Answer::default()];
+            METEOR
+                .solver(name)
+                .expect("available")
+                .solve_batch(&[Puzzle { limit, board }], &mut out);
+            out[0]
+        };
+        // symmetric finds a pair at once, naive one: both reached the limit.
+        assert!(METEOR.same(&solve("naive", 1), &solve("symmetric", 1)));
+        let mut short = solve("islands", 1);
+        short.found.count = 0;
+        assert!(!METEOR.same(&solve("naive", 1), &short));
+    }
+
+    #[test]
+    fn input_set_names_are_checked() {
+        assert_eq!(METEOR.generate("full", 0, 5).map(|v| v.len()), Ok(1));
+        assert_eq!(METEOR.generate("partial:3", 0, 5).map(|v| v.len()), Ok(5));
+        assert!(METEOR.generate("partial:11", 0, 1).is_err());
+        assert!(METEOR.generate("partial:x", 0, 1).is_err());
+        assert!(METEOR.generate("nope", 0, 1).is_err());
+    }
+}
