@@ -4,7 +4,7 @@
 
 use crate::dataset::Source;
 use crate::report::{Report, ReportOptions, SummaryRow};
-use crate::results::Record;
+use crate::results::{Record, Status};
 use std::fmt::Write;
 
 /// Most not-measured records listed individually on a page.
@@ -62,6 +62,14 @@ fn build_line(s: &Source) -> String {
     line
 }
 
+fn status(s: Status) -> &'static str {
+    match s {
+        Status::Ok => "ok",
+        Status::Error => "error",
+        Status::Skipped => "skipped",
+    }
+}
+
 fn commit(s: &Source) -> &str {
     s.file.machine.git_commit.as_deref().unwrap_or("unknown")
 }
@@ -69,7 +77,7 @@ fn commit(s: &Source) -> &str {
 fn fastest(r: &SummaryRow) -> String {
     match &r.fastest {
         Some((v, s)) => format!("{v}: {s:.1}× over {}", r.oracle),
-        None => format!("no timings of {} to compare", r.oracle),
+        None => format!("nothing timed to compare with {}", r.oracle),
     }
 }
 
@@ -160,14 +168,14 @@ pub(crate) fn html(
         for (label, r) in not_measured.iter().take(MAX_LISTED) {
             let _ = writeln!(
                 h,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:?}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(label),
                 esc(&r.workload),
                 esc(&r.variant),
                 esc(&r.input_set),
                 esc(&r.target_cpu),
                 r.metric,
-                r.status,
+                status(r.status),
                 esc(r.reason.as_deref().unwrap_or(""))
             );
         }
@@ -239,13 +247,13 @@ pub(crate) fn markdown(
         for (label, r) in not_measured.iter().take(MAX_LISTED) {
             let _ = writeln!(
                 m,
-                "- {label}: {} `{}` on `{}` ({}, {}): {:?}: {}",
+                "- {label}: {} `{}` on `{}` ({}, {}): {}: {}",
                 r.workload,
                 r.variant,
                 r.input_set,
                 r.target_cpu,
                 r.metric,
-                r.status,
+                status(r.status),
                 r.reason.as_deref().unwrap_or("")
             );
         }

@@ -149,7 +149,7 @@ pub(crate) struct SummaryRow {
     pub workload: String,
     pub variants: usize,
     pub oracle: String,
-    /// The variant with the best geometric-mean speedup, and that speedup.
+    /// The non-oracle variant with the best geometric-mean speedup, and that speedup.
     pub fastest: Option<(String, f64)>,
     pub errors: usize,
     pub skipped: usize,
@@ -165,6 +165,7 @@ pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
             let fastest = view
                 .variants
                 .iter()
+                .filter(|v| **v != oracle)
                 .filter_map(|v| {
                     let ratios = view
                         .metric(Metric::Time)
@@ -205,7 +206,7 @@ pub fn summary(sources: &[Source]) -> String {
     for r in &rows {
         let fastest = match &r.fastest {
             Some((v, s)) => format!("{v}: {s:.1}× over {}", r.oracle),
-            None => format!("- (no timings of {} to compare)", r.oracle),
+            None => format!("- (nothing timed to compare with {})", r.oracle),
         };
         table.push([
             r.workload.clone(),

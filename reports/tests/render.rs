@@ -303,3 +303,31 @@ fn loading_labels_files_by_name_and_rejects_bad_ones() {
         .to_string();
     assert!(err.contains("bad.json"), "{err}");
 }
+
+#[test]
+fn summary_names_the_fastest_variant_per_workload() {
+    let mut records = meteor();
+    records.extend(cephalopod(0..=1, 6..=7, (9, 9)));
+    let sources = vec![Source::new("run", "run.json", file(records))];
+    let text = reports::summary(&sources);
+    let line = |w: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{w} ")))
+            .unwrap_or_else(|| panic!("no {w} in\n{text}"))
+            .to_owned()
+    };
+    // islands is 7× faster than naive on both meteor sets.
+    assert!(
+        line("meteor").contains("islands: 7.0× over naive"),
+        "{text}"
+    );
+    // swar vs naive only where both were timed (official): 8e6 / 1.5e5.
+    assert!(
+        line("cephalopod").contains("swar: 53.3× over naive"),
+        "{text}"
+    );
+    assert!(
+        line("cephalopod").trim_end().ends_with(" 1        2"),
+        "{text}"
+    );
+}
