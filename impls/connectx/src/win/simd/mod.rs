@@ -22,18 +22,36 @@ use std::arch::x86_64::{
 use crate::config::MAX_STEPS;
 use crate::{Config, Geometry, Position};
 
-/// Which boards a kernel puts in the four lanes.
+/// Which boards a kernel puts in the four lanes, four positions a step.
 pub(crate) trait Layout {
-    /// Positions per step of the loop (at most 4).
-    const CHUNK: usize;
     /// Vectors per step (1 or 2).
     const VECTORS: usize;
-    /// Per vector, the lanes' low and high words for `chunk` (exactly
-    /// `CHUNK` positions); vectors past `VECTORS` are ignored.
-    fn lanes(chunk: &[Position]) -> [[[u64; 4]; 2]; 2];
+    /// The boards of `chunk` (four positions) as vectors of `[low, high]`
+    /// words (high words only when `WIDE`); vectors past `VECTORS` are
+    /// ignored.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    unsafe fn boards<const WIDE: bool>(chunk: &[Position]) -> [[__m256i; 2]; 2];
     /// Writes `chunk`'s answers from the mask of lanes holding no K-run
     /// (four bits per vector, vector 0 lowest).
     fn write(empty_lanes: usize, chunk: &[Position], out: &mut [u8]);
+}
+
+/// Positions per step of every layout.
+const CHUNK: usize = 4;
+
+/// Lanes `[p1 of a, p2 of a, p1 of b, p2 of b]` as vectors of low and high
+/// words (high only when `WIDE`). Both players' words are adjacent in a
+/// position, so each half is two 16-byte loads.
+#[target_feature(enable = "avx2")]
+fn pair<const WIDE: bool>(a: &Position, b: &Position) -> [__m256i; 2] {
+    let (lo_a, lo_b) = (a.low_halves(), b.low_halves());
+    let (hi_a, hi_b) = (a.high_halves(), b.high_halves());
+    load::<WIDE>([
+        [lo_a[0], lo_a[1], lo_b[0], lo_b[1]],
+        [hi_a[0], hi_a[1], hi_b[0], hi_b[1]],
+    ])
 }
 
 /// Runs `L`'s kernel over a batch.
@@ -123,8 +141,8 @@ unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
     }
     let mut done = 0;
     for (chunk, out) in positions
-        .chunks_exact(L::CHUNK)
-        .zip(out.chunks_exact_mut(L::CHUNK))
+        .chunks_exact(CHUNK)
+        .zip(out.chunks_exact_mut(CHUNK))
     {
         let same = chunk
             .iter()
@@ -133,24 +151,23 @@ unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
             break;
         }
         L::write(step::<L, WIDE, STEPS>(&counts, chunk), chunk, out);
-        done += L::CHUNK;
+        done += CHUNK;
     }
     // The rest of this configuration (less than a chunk), padded with
     // empty boards (no line).
     let rest = positions[done..]
         .iter()
-        .take(L::CHUNK)
+        .take(CHUNK)
         .take_while(|p| p.config() == config)
         .count();
     if rest > 0 {
-        let mut padded = [Position::empty(config); 4];
+        let mut padded = [Position::empty(config); CHUNK];
         padded[..rest].copy_from_slice(&positions[done..done + rest]);
-        let padded = &padded[..L::CHUNK];
-        let mut answers = [0; 4];
+        let mut answers = [0; CHUNK];
         L::write(
-            step::<L, WIDE, STEPS>(&counts, padded),
-            padded,
-            &mut answers[..L::CHUNK],
+            step::<L, WIDE, STEPS>(&counts, &padded),
+            &padded,
+            &mut answers,
         );
         out[done..done + rest].copy_from_slice(&answers[..rest]);
     }
@@ -163,15 +180,16 @@ fn step<L: Layout, const WIDE: bool, const STEPS: usize>(
     counts: &[[[__m256i; 3]; 4]; STEPS],
     chunk: &[Position],
 ) -> usize {
-    let lanes = L::lanes(chunk);
+    // SAFETY: this function's own target feature is AVX2.
+    let boards = unsafe { L::boards::<WIDE>(chunk) };
     let mut mask = 0;
-    for (v, lanes) in lanes.into_iter().enumerate().take(L::VECTORS) {
+    for (v, boards) in boards.into_iter().enumerate().take(L::VECTORS) {
         let empty = if WIDE {
             // Interleaving two vectors of 128-bit boards runs out of
             // registers; one at a time avoids the spills.
-            empty_lanes_apart::<STEPS>(counts, load::<WIDE>(lanes))
+            empty_lanes_apart::<STEPS>(counts, boards)
         } else {
-            empty_lanes::<WIDE, STEPS>(counts, load::<WIDE>(lanes))
+            empty_lanes::<WIDE, STEPS>(counts, boards)
         };
         mask |= empty << (4 * v);
     }

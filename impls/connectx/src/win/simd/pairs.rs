@@ -4,6 +4,8 @@
 //! positions is two 16-byte loads, and the 8-bit result of a step indexes a
 //! table of its four answers.
 
+use std::arch::x86_64::__m256i;
+
 use super::Layout;
 use crate::{Position, WinCheck};
 
@@ -46,20 +48,14 @@ const OUTPUT: [[u8; 4]; 256] = {
 struct Pairs;
 
 impl Layout for Pairs {
-    const CHUNK: usize = 4;
     const VECTORS: usize = 2;
 
-    #[inline(always)]
-    fn lanes(chunk: &[Position]) -> [[[u64; 4]; 2]; 2] {
-        let pair = |a: &Position, b: &Position| {
-            let (lo_a, lo_b) = (a.low_halves(), b.low_halves());
-            let (hi_a, hi_b) = (a.high_halves(), b.high_halves());
-            [
-                [lo_a[0], lo_a[1], lo_b[0], lo_b[1]],
-                [hi_a[0], hi_a[1], hi_b[0], hi_b[1]],
-            ]
-        };
-        [pair(&chunk[0], &chunk[1]), pair(&chunk[2], &chunk[3])]
+    #[target_feature(enable = "avx2")]
+    unsafe fn boards<const WIDE: bool>(chunk: &[Position]) -> [[__m256i; 2]; 2] {
+        [
+            super::pair::<WIDE>(&chunk[0], &chunk[1]),
+            super::pair::<WIDE>(&chunk[2], &chunk[3]),
+        ]
     }
 
     #[inline(always)]
