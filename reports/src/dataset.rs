@@ -1,7 +1,8 @@
 //! Several results files seen as one table of labelled records.
 //!
-//! Each file becomes a [`Source`] with a short label (the file name, or the
-//! records' own `source` field when a file was merged earlier), and every
+//! Each file becomes a [`Source`] with a short label (its file name, plus
+//! a record's own `source` field where a merged file holds several series
+//! of one target-cpu level), and every
 //! chart groups records by workload, variant, input set and *series group*:
 //! the (source, target-cpu) pair that one measured binary produced.
 
@@ -125,11 +126,16 @@ impl<'a> WorkloadView<'a> {
     pub fn all(sources: &'a [Source]) -> Vec<WorkloadView<'a>> {
         let mut views: Vec<WorkloadView<'a>> = Vec::new();
         for source in sources {
+            let ambiguous = ambiguous_levels(&source.file.records);
             for record in &source.file.records {
-                let label = record
-                    .source
-                    .clone()
-                    .unwrap_or_else(|| source.label.clone());
+                // A merged file (`matrix`) names each record's origin; that
+                // name only matters when it tells apart records of one level.
+                let label = match &record.source {
+                    Some(inner) if ambiguous.contains(&record.target_cpu.as_str()) => {
+                        format!("{}/{inner}", source.label)
+                    }
+                    _ => source.label.clone(),
+                };
                 let view = match views.iter_mut().position(|v| v.name == record.workload) {
                     Some(i) => &mut views[i],
                     None => {
@@ -239,6 +245,24 @@ impl<'a> WorkloadView<'a> {
             })
             .map(|e| e.record)
     }
+}
+
+/// Target-cpu levels whose records in one file carry more than one
+/// `source` name.
+fn ambiguous_levels(records: &[Record]) -> Vec<&str> {
+    let mut first: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut ambiguous = Vec::new();
+    for r in records {
+        let inner = r.source.as_deref();
+        match first.iter().find(|(level, _)| *level == r.target_cpu) {
+            None => first.push((&r.target_cpu, inner)),
+            Some((level, seen)) if *seen != inner && !ambiguous.contains(level) => {
+                ambiguous.push(*level)
+            }
+            Some(_) => {}
+        }
+    }
+    ambiguous
 }
 
 /// The measured value of a record, when it holds one.

@@ -331,3 +331,29 @@ fn summary_names_the_fastest_variant_per_workload() {
         "{text}"
     );
 }
+
+#[test]
+fn merged_files_with_the_same_inner_sources_stay_apart() {
+    // Two `matrix` files whose records both name their per-level files.
+    let tag = |mut records: Vec<reports::Record>| {
+        for r in &mut records {
+            r.source = Some(format!("{}.json", r.target_cpu));
+        }
+        records
+    };
+    let before = file(tag(components(&["x86-64", "x86-64-v3"], 1.0)));
+    let after = file(tag(components(&["x86-64", "x86-64-v3"], 0.5)));
+    let sources = vec![
+        Source::new("before", "before.json", before),
+        Source::new("after", "after.json", after),
+    ];
+    let dir = out_dir("merged");
+    render(&sources, &dir, &options(&[])).unwrap();
+    let svg = std::fs::read_to_string(dir.join("components-density.svg")).unwrap();
+    let texts: Vec<String> = svg_texts(&svg).into_iter().map(|(_, c)| c).collect();
+    for want in ["swar · x86-64 · before", "swar · x86-64-v3 · after"] {
+        assert!(texts.iter().any(|t| t == want), "{want}: {texts:?}");
+    }
+    // 4 variants × 2 levels × 2 files.
+    assert_eq!(texts.iter().filter(|t| t.contains(" · x86-64")).count(), 16);
+}
