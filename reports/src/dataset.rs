@@ -2,9 +2,9 @@
 //!
 //! Each file becomes a [`Source`] with a short label (its file name, plus
 //! a record's own `source` field where a merged file holds several series
-//! of one target-cpu level), and every
-//! chart groups records by workload, variant, input set and *series group*:
-//! the (source, target-cpu) pair that one measured binary produced.
+//! of one target-cpu level), and every chart groups records by workload,
+//! variant, input set and *series group*: the (source, target-cpu) pair
+//! that one measured binary produced.
 
 use crate::results::{Metric, Record, ResultsError, ResultsFile, Status};
 use std::path::{Path, PathBuf};
