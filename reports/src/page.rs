@@ -138,6 +138,17 @@ pub(crate) fn html(
         );
     }
     h.push_str("</table>\n");
+    let mut workloads: Vec<&str> = Vec::new();
+    for c in &report.charts {
+        if !workloads.contains(&c.workload.as_str()) {
+            workloads.push(&c.workload);
+        }
+    }
+    let links: Vec<String> = workloads
+        .iter()
+        .map(|w| format!("<a href=\"#{0}\">{0}</a>", esc(w)))
+        .collect();
+    let _ = writeln!(h, "<p>Charts: {}</p>", links.join(" · "));
     let mut current = None;
     for c in &report.charts {
         if current != Some(&c.workload) {
