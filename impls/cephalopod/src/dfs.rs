@@ -64,7 +64,7 @@ struct Kid {
 /// The spread digit sum of the children of `x` and whether all are full:
 /// the value of `x` with one move left.
 #[inline(always)]
-fn one_move<F: Flavor>(flavor: &F, x: u32) -> (u64, bool) {
+pub(crate) fn one_move<F: Flavor>(flavor: &F, x: u32) -> (u64, bool) {
     let mut wide = 0;
     let mut all_full = true;
     swarmoves::for_each_child(x, |c| {

@@ -28,6 +28,7 @@ mod table;
 pub mod bfs;
 pub mod memo;
 pub mod naive;
+pub mod range;
 pub mod simd;
 pub mod swar;
 pub mod sym;
@@ -302,10 +303,22 @@ pub fn variants() -> Vec<Variant> {
             make: || Some(Box::new(sym::Sym)),
         },
         Variant {
+            name: "range",
+            description: "sym expanding each board once for a range of depths (values are vectors over depth)",
+            features: &[],
+            make: || Some(Box::new(range::Range)),
+        },
+        Variant {
             name: "simd",
             description: "sym with AVX2 canonicalisation and digit-sum permutation",
             features: simd::FEATURES,
             make: simd::make,
+        },
+        Variant {
+            name: "simd-range",
+            description: "range with the AVX2 canonicalisation and digit-sum permutation of simd",
+            features: simd::FEATURES,
+            make: simd::make_range,
         },
     ]
 }

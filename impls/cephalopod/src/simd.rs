@@ -39,6 +39,25 @@ pub fn make() -> Option<Box<dyn Solver>> {
     Simd::new().map(|s| Box::new(s) as Box<dyn Solver>)
 }
 
+/// The depth-range search of `range` with the same AVX2 helpers.
+pub struct SimdRange(Simd);
+
+/// The registry's constructor for [`SimdRange`].
+pub fn make_range() -> Option<Box<dyn Solver>> {
+    Simd::new().map(|s| Box::new(SimdRange(s)) as Box<dyn Solver>)
+}
+
+impl Solver for SimdRange {
+    fn solve(&self, depth: u32, board: Board) -> u32 {
+        let _detected = &self.0;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Simd` exists only when `new` detected AVX2 and BMI2.
+        return unsafe { avx2::solve_range(depth, board) };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("Simd::new returns None off x86_64 ({depth} {board})")
+    }
+}
+
 impl Solver for Simd {
     fn solve(&self, depth: u32, board: Board) -> u32 {
         #[cfg(target_arch = "x86_64")]
@@ -57,6 +76,7 @@ mod avx2 {
     use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
     use crate::dfs::{self, Flavor};
     use crate::packed::RING_BITS;
+    use crate::range;
     use crate::symmetry::{INVERSE, mirror};
 
     /// The spread mask: 3 bits at the bottom of each 7-bit field.
@@ -69,6 +89,15 @@ mod avx2 {
     #[target_feature(enable = "avx2,bmi2")]
     pub(super) unsafe fn solve(depth: u32, board: Board) -> u32 {
         dfs::solve(&Avx2 { _detected: () }, depth, board)
+    }
+
+    /// Solves with the AVX2 flavor and the depth-range search.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and BMI2.
+    #[target_feature(enable = "avx2,bmi2")]
+    pub(super) unsafe fn solve_range(depth: u32, board: Board) -> u32 {
+        range::solve(&Avx2 { _detected: () }, depth, board)
     }
 
     /// Per-cell sums, row-major, with the AVX2 flavor.

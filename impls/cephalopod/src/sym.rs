@@ -28,7 +28,7 @@ impl Solver for Sym {
 }
 
 /// Scalar canonical keys and per-cell sums.
-struct Symmetric;
+pub(crate) struct Symmetric;
 
 impl Flavor for Symmetric {
     type Value = CellSums;

@@ -1,5 +1,7 @@
-//! The cache of the explicit-stack DFS: an open-addressing hash table with
-//! linear probing from (packed board, remaining depth) to a value.
+//! The caches of the explicit-stack DFS: open-addressing hash tables with
+//! linear probing from (packed board, remaining depth) to a value
+//! ([`Table`]), or from a board to a range of depths' values
+//! ([`BoardTable`], for `range`).
 //!
 //! An entry is either exact — valid for one remaining depth — or saturated:
 //! no path from the board was cut short, so the value holds for every depth
@@ -133,6 +135,133 @@ impl<V: Copy> Table<V> {
     }
 }
 
+/// Where a board's values are: `values[id..]` for remaining depths
+/// `lo..=top`, and the board's longest game when it is at most `top` — then
+/// the value at `top` also holds for every deeper search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub(crate) id: usize,
+    pub(crate) lo: u32,
+    pub(crate) top: u32,
+    /// `u32::MAX` when some path is longer than `top`.
+    pub(crate) longest: u32,
+}
+
+/// One slot: a board (plus 1, so 0 marks an empty slot) and its entry.
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u32,
+    id: u32,
+    lo: u8,
+    top: u8,
+    longest: u8,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    id: 0,
+    lo: 0,
+    top: 0,
+    longest: 0,
+};
+
+/// The cache of `range`: one entry per board.
+pub(crate) struct BoardTable {
+    slots: Vec<Slot>,
+    len: usize,
+    shift: u32,
+}
+
+impl BoardTable {
+    /// An empty table; it grows as needed.
+    pub(crate) fn new() -> BoardTable {
+        let bits = 12;
+        BoardTable {
+            slots: vec![EMPTY; 1 << bits],
+            len: 0,
+            shift: 64 - bits,
+        }
+    }
+
+    #[inline(always)]
+    fn home(&self, board: u32) -> usize {
+        (u64::from(board).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The entry of `board`, if cached.
+    #[inline(always)]
+    pub(crate) fn find(&self, board: u32) -> Option<Entry> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(board);
+        loop {
+            let slot = self.slots[i];
+            if slot.key == board + 1 {
+                return Some(Entry {
+                    id: slot.id as usize,
+                    lo: u32::from(slot.lo),
+                    top: u32::from(slot.top),
+                    longest: if slot.longest == u8::MAX {
+                        u32::MAX
+                    } else {
+                        u32::from(slot.longest)
+                    },
+                });
+            }
+            if slot.key == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Starts loading the slot where `board` would be found.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, board: u32) {
+        prefetch(&self.slots[self.home(board)]);
+    }
+
+    /// Records the entry of a board, replacing any older one.
+    pub(crate) fn upsert(&mut self, board: u32, e: Entry) {
+        // Depths stay below MAX_GAME < 255, so they fit in a byte.
+        let byte = |d: u32| u8::try_from(d.min(255)).expect("clamped");
+        let slot = Slot {
+            key: board + 1,
+            id: u32::try_from(e.id).expect("fewer than 2^32 values"),
+            lo: byte(e.lo),
+            top: byte(e.top),
+            longest: byte(e.longest),
+        };
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        if self.place(slot) {
+            self.len += 1;
+        }
+    }
+
+    /// Puts `slot` in its board's slot or the first free one; returns
+    /// whether the board is new.
+    fn place(&mut self, slot: Slot) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(slot.key - 1);
+        while self.slots[i].key != 0 && self.slots[i].key != slot.key {
+            i = (i + 1) & mask;
+        }
+        let new = self.slots[i].key == 0;
+        self.slots[i] = slot;
+        new
+    }
+
+    fn grow(&mut self) {
+        let doubled = vec![EMPTY; self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.shift -= 1;
+        for slot in old.into_iter().filter(|s| s.key != 0) {
+            self.place(slot);
+        }
+    }
+}
+
 /// Asks the CPU to start loading `x`'s cache line (a hint: it has no
 /// effect on results).
 #[inline(always)]
@@ -202,5 +331,29 @@ mod tests {
         }
         assert_eq!(*t.value(t.find(5, 3).unwrap().id), 'a');
         assert_eq!(*t.value(t.find(99_999 << 7, 2).unwrap().id), 'c');
+    }
+
+    #[test]
+    fn insert_then_find() {
+        let mut t = BoardTable::new();
+        let e = |id| Entry {
+            id,
+            lo: 2,
+            top: 5,
+            longest: u32::MAX,
+        };
+        t.upsert(0, e(7));
+        t.upsert(5, Entry { longest: 4, ..e(9) });
+        assert_eq!(t.find(0), Some(e(7)));
+        assert_eq!(t.find(5).unwrap().longest, 4);
+        assert_eq!(t.find(6), None);
+        for b in 0..100_000u32 {
+            t.upsert((b + 1) << 7, e(b as usize));
+        }
+        assert_eq!(t.find(0), Some(e(7)));
+        assert_eq!(t.find(100_000 << 7), Some(e(99_999)));
+        t.upsert(0, e(3));
+        assert_eq!(t.find(0), Some(e(3)));
+        assert_eq!(t.len, 100_002);
     }
 }
