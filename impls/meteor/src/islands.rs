@@ -9,18 +9,43 @@ use crate::board::{PartialBoard, Solutions};
 use crate::geometry::{CELL_MASK, CELLS, COLS, Placement, ROWS, below, regions};
 use crate::search::{ByAnchor, PIECE_BIT, Table, placement_bits, solve_with};
 
-/// Regions checked per placement; more are merged into the last one.
+/// Regions checked at search time per placement; more are merged into the last one.
 const CHECKED: usize = 2;
 
-/// A placement with the regions it cuts off.
+/// The regions a placement anchored at `anchor` and covering `cells` cuts
+/// off: the connected regions of the cells left empty by the placement and
+/// every cell below its anchor, all but the largest. (The largest needs no
+/// check: all empty cells add up to a multiple of five, so it is fine when
+/// the others are.)
+///
+/// Whatever else covers the board, each region's empty cells are cut off,
+/// so they form whole regions of the real board: a count that is not a
+/// multiple of five means one of them can never be filled.
+fn cut_off(anchor: usize, cells: u64) -> Vec<u64> {
+    let mut cut = regions(!(below(anchor) | cells) & CELL_MASK);
+    cut.sort_by_key(|r| r.count_ones());
+    cut.pop();
+    cut
+}
+
+/// The selection-index group holding all of `region`, if one does.
+fn group_of(anchor: usize, region: u64) -> Option<usize> {
+    (0..GROUPS).find(|&g| region & !group_cells(anchor, g) == 0)
+}
+
+/// The cells of selection-index group `g` for placements anchored at `anchor`.
+fn group_cells(anchor: usize, g: usize) -> u64 {
+    ((1u64 << GROUP) - 1) << (anchor + 1 + g * GROUP) & CELL_MASK
+}
+
+/// A placement and the cut-off regions [`Select`] cannot check for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     bits: u64,
-    /// Each is a union of connected regions of the cells left empty by the
-    /// placement and every cell below its anchor, all but the largest region;
-    /// unused slots are 0.
-    cut_off: [u64; CHECKED],
-    /// Whether some `cut_off` region's size is not a multiple of five: the
+    /// Cut-off regions reaching beyond one selection group (unions of them
+    /// when there are many); unused slots are 0.
+    check: [u64; CHECKED],
+    /// Whether some `check` region's size is not a multiple of five: the
     /// placement is dead unless other pieces already cover part of it.
     bad_if_untouched: bool,
 }
@@ -40,28 +65,22 @@ const NOT_MULTIPLE_OF_5: u64 = {
 
 impl Entry {
     fn new(p: &Placement) -> Entry {
-        let mut cut = regions(!(below(p.anchor()) | p.mask()) & CELL_MASK);
-        cut.sort_by_key(|r| r.count_ones());
-        // The largest region needs no check: all empty cells add up to a
-        // multiple of five, so it is fine when the others are.
-        cut.pop();
-        let mut cut_off = [0; CHECKED];
-        for (i, r) in cut.into_iter().enumerate() {
-            cut_off[i.min(CHECKED - 1)] |= r;
+        let mut check = [0; CHECKED];
+        let unchecked = cut_off(p.anchor(), p.mask())
+            .into_iter()
+            .filter(|&r| group_of(p.anchor(), r).is_none());
+        for (i, r) in unchecked.enumerate() {
+            check[i.min(CHECKED - 1)] |= r;
         }
         Entry {
             bits: placement_bits(p.piece, p.mask()),
-            cut_off,
-            bad_if_untouched: cut_off.iter().any(|r| r.count_ones() % 5 != 0),
+            check,
+            bad_if_untouched: check.iter().any(|r| r.count_ones() % 5 != 0),
         }
     }
-}
 
-impl Entry {
-    /// Whatever else covers the board, the region's empty cells are cut off
-    /// (everything below the anchor is covered), so its empty cells form whole
-    /// regions of the real board: a count that is not a multiple of five
-    /// means one of them can never be filled.
+    /// Whether the placement fits on `board` and leaves no region it cuts
+    /// off that is known to be dead (see [`cut_off`]).
     #[inline(always)]
     fn fits(&self, board: u64) -> bool {
         if self.bits & board != 0 {
@@ -70,10 +89,10 @@ impl Entry {
         // Usually no other piece reaches into the regions: their sizes
         // decide, and counting cells (slow without a popcnt instruction) is
         // left for the rare other case.
-        if (self.cut_off[0] | self.cut_off[1]) & board == 0 {
+        if (self.check[0] | self.check[1]) & board == 0 {
             return !self.bad_if_untouched;
         }
-        self.cut_off
+        self.check
             .iter()
             .all(|&r| NOT_MULTIPLE_OF_5 >> (r & !board).count_ones() & 1 == 0)
     }
@@ -97,10 +116,10 @@ const GROUPS: usize = 3;
 /// orientations): by which cells of each group of `GROUP` cells after the
 /// anchor are covered, and by which pieces are used (two halves). A placement
 /// is left out of a group's set when it overlaps the covered cells, or when
-/// its cut-off regions, all inside the group, are bad and untouched. The
-/// intersection holds every placement that can lead to a solution and few
-/// others, so the search looks at a handful of placements instead of
-/// scanning dozens.
+/// a region it cuts off lies inside the group and the covered cells leave it
+/// a number of empty cells that is not a multiple of five. The intersection
+/// holds every placement that can lead to a solution and few others, so the
+/// search looks at a handful of placements instead of scanning dozens.
 #[derive(Clone)]
 struct Select {
     groups: [[Ids; 1 << GROUP]; GROUPS],
@@ -129,25 +148,34 @@ impl Select {
             entries.len() <= 128,
             "at most 120 placements share an anchor"
         );
-        let ids = |f: &dyn Fn(&Entry) -> bool| Ids::of(|i| entries.get(i).is_some_and(f));
-        let piece = |e: &Entry| (e.bits >> PIECE_BIT).trailing_zeros() as usize;
-        let promising = |e: &Entry, g: usize, pattern: usize| {
-            let shift = anchor + 1 + g * GROUP;
-            let cells = ((1u64 << GROUP) - 1) << shift & CELL_MASK;
-            let covered = (pattern as u64) << shift & CELL_MASK;
-            let cut = e.cut_off[0] | e.cut_off[1];
-            let doomed = e.bad_if_untouched && cut & !cells == 0 && cut & covered == 0;
-            e.bits & covered == 0 && !doomed
+        let ids = |f: &dyn Fn(usize) -> bool| Ids::of(|i| i < entries.len() && f(i));
+        let piece = |i: usize| (entries[i].bits >> PIECE_BIT).trailing_zeros() as usize;
+        // The cut-off regions inside each group, per placement.
+        let inside: Vec<Vec<(usize, u64)>> = entries
+            .iter()
+            .map(|e| {
+                let cut = cut_off(anchor, e.bits & CELL_MASK);
+                cut.into_iter()
+                    .filter_map(|r| Some((group_of(anchor, r)?, r)))
+                    .collect()
+            })
+            .collect();
+        let promising = |i: usize, g: usize, pattern: usize| {
+            let covered = (pattern as u64) << (anchor + 1 + g * GROUP) & CELL_MASK;
+            entries[i].bits & covered == 0
+                && inside[i]
+                    .iter()
+                    .all(|&(rg, r)| rg != g || (r & !covered).count_ones().is_multiple_of(5))
         };
         Select {
             groups: std::array::from_fn(|g| {
-                std::array::from_fn(|pattern| ids(&|e| promising(e, g, pattern)))
+                std::array::from_fn(|pattern| ids(&|i| promising(i, g, pattern)))
             }),
             unused_low: std::array::from_fn(|used| {
-                ids(&|e| piece(e) < GROUP && used >> piece(e) & 1 == 0)
+                ids(&|i| piece(i) < GROUP && used >> piece(i) & 1 == 0)
             }),
             unused_high: std::array::from_fn(|used| {
-                ids(&|e| piece(e) >= GROUP && used >> (piece(e) - GROUP) & 1 == 0)
+                ids(&|i| piece(i) >= GROUP && used >> (piece(i) - GROUP) & 1 == 0)
             }),
         }
     }

@@ -1,7 +1,8 @@
 //! The symmetric search split over threads: the top levels of the search tree
 //! are expanded breadth-first until there are enough subtrees to balance, and
 //! rayon searches the subtrees. Threads share one solution counter so that the
-//! limit stops all of them.
+//! limit stops all of them. Small searches (boards with several pieces on
+//! them) stay on the calling thread.
 
 use std::sync::atomic::AtomicUsize;
 
@@ -16,6 +17,15 @@ use crate::symmetric::Symmetric;
 /// Subtrees to hand to rayon: many more than threads, so that stealing
 /// evens out their very different sizes.
 const SUBTREES: usize = 256;
+
+/// Boards with more pieces on them have searches of a few hundred nodes,
+/// quicker done than handed to other threads: they are searched in the
+/// calling thread.
+const SPLIT_UP_TO_PIECES: usize = 2;
+
+/// Levels expanded at most before handing out subtrees: a small search
+/// (a board with many pieces on it) is not worth splitting further.
+const LEVELS: usize = 3;
 
 /// The parallel search.
 pub struct Parallel {
@@ -39,6 +49,9 @@ impl Default for Parallel {
 
 impl Solver for Parallel {
     fn solve(&self, board: &PartialBoard, limit: usize) -> Solutions {
+        if board.pieces().len() > SPLIT_UP_TO_PIECES {
+            return self.inner.solve(board, limit);
+        }
         let (table, turned_too) = self.inner.plan(board);
         let found = AtomicUsize::new(0);
         let (bits, placed) = board_bits(board);
@@ -51,7 +64,10 @@ impl Solver for Parallel {
             // As the depth-first search: a dead root is one node.
             return Recorder::new(limit).finish(u64::from(limit > 0));
         }
-        while !frontier.is_empty() && frontier.len() < SUBTREES {
+        for _ in 0..LEVELS {
+            if frontier.is_empty() || frontier.len() >= SUBTREES {
+                break;
+            }
             let mut next = Vec::new();
             for (b, placed) in frontier {
                 if top.stop() {
