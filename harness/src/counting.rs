@@ -78,6 +78,9 @@ pub struct CountPlan {
     pub seed: u64,
     /// The cases, each countable under valgrind.
     pub cases: Vec<CountCase>,
+    /// Simulate caches too (gungraun's default; `bitbench count` only needs
+    /// instructions and turns it off, which roughly halves the run time).
+    pub cache_sim: bool,
 }
 
 impl CountPlan {
@@ -145,6 +148,7 @@ pub fn bench_main(bitbench: &str) -> ExitCode {
         bitbench,
         seed: 1,
         cases,
+        cache_sim: true,
     })
 }
 
@@ -206,7 +210,12 @@ pub fn counted_region(batch: &mut PreparedBatch) {
 const ENTRY_POINT: &str = "*counting::counted_region";
 
 fn harness_config() -> gungraun::BinaryBenchmarkConfig {
-    let mut callgrind = gungraun::Callgrind::default();
+    let cache_sim = PLAN.get().is_some_and(|p| p.cache_sim);
+    let mut callgrind = gungraun::Callgrind::with_args([if cache_sim {
+        "--cache-sim=yes"
+    } else {
+        "--cache-sim=no"
+    }]);
     callgrind.entry_point(gungraun::EntryPoint::Custom(ENTRY_POINT.to_owned()));
     let mut config = gungraun::BinaryBenchmarkConfig::default();
     config.tool(callgrind).env_clear(true);
@@ -304,11 +313,7 @@ pub fn not_countable(
     case: &CountCase,
 ) -> Option<String> {
     if let Some(reason) = native {
-        // Even on a CPU that had it, valgrind could not count AVX-512 code.
-        if reason.contains("avx512") {
-            return Some(format!("{} (and {reason})", crate::levels::NO_AVX512));
-        }
-        return Some(reason.clone());
+        return Some(unavailable_here(reason));
     }
     let key = (case.workload.clone(), case.variant.clone());
     match under_valgrind.get(&key) {
@@ -320,6 +325,16 @@ pub fn not_countable(
         )),
         Some(Some(reason)) => Some(format!("not countable: under valgrind {reason}")),
         None => Some("not countable: unknown to the valgrind probe".to_owned()),
+    }
+}
+
+/// The count record's reason for a variant this CPU cannot run: for
+/// AVX-512 ones, that valgrind could not count them on any CPU comes first.
+pub fn unavailable_here(reason: &str) -> String {
+    if reason.contains("avx512") {
+        format!("{} (and {reason})", crate::levels::NO_AVX512)
+    } else {
+        reason.to_owned()
     }
 }
 
@@ -355,6 +370,10 @@ pub struct Summary {
     pub bench: String,
     /// Callgrind's `Ir` over the counted region.
     pub instructions: u64,
+    /// Threads the case ran on: the entry point counts only the thread
+    /// that called [`counted_region`], so more than one means workers'
+    /// instructions are missing from `instructions`.
+    pub threads: usize,
 }
 
 /// Parses gungraun's `--output-format=json` stdout: one summary a line.
@@ -373,17 +392,23 @@ fn parse_summary(line: &str) -> Result<Summary, String> {
     let name = format!("{}", v["module_path"]);
     let benchmark = text("function_name").ok_or_else(|| format!("{name}: no function_name"))?;
     let bench = text("id").ok_or_else(|| format!("{name}: no id"))?;
-    let instructions = v["profiles"]
+    let callgrind = v["profiles"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|p| p["tool"] == "Callgrind")
-        .find_map(|p| p["data"]["total"]["metrics"]["Ir"]["values"]["new"].as_u64())
+        .find(|p| p["tool"] == "Callgrind")
+        .map(|p| &p["data"]);
+    let instructions = callgrind
+        .and_then(|d| d["total"]["metrics"]["Ir"]["values"]["new"].as_u64())
         .ok_or_else(|| format!("{name} {bench}: no callgrind Ir in the summary"))?;
+    let threads = callgrind
+        .and_then(|d| d["parts"].as_array())
+        .map_or(1, |parts| parts.len().max(1));
     Ok(Summary {
         benchmark,
         bench,
         instructions,
+        threads,
     })
 }
 
@@ -445,6 +470,7 @@ mod tests {
             bitbench: "bitbench".into(),
             seed: 1,
             cases: vec![case, clash],
+            cache_sim: false,
         };
         assert!(plan.check_ids().unwrap_err().contains("same gungraun id"));
     }
@@ -454,7 +480,7 @@ mod tests {
         // The shape of gungraun 0.20's `--output-format=json` lines, trimmed.
         let line = r#"{"function_name":"components__swar","id":"components__density_0_5",
             "module_path":"harness::counting::harness::counts::components__swar",
-            "profiles":[{"tool":"Callgrind","data":{"parts":[],"total":{"metrics":{
+            "profiles":[{"tool":"Callgrind","data":{"parts":[{}],"total":{"metrics":{
             "Ir":{"values":{"new":1135105}},"Dr":{"values":{"new":61230}}},
             "regressions":[]}}}]}"#
             .replace('\n', "");
@@ -467,6 +493,7 @@ mod tests {
                 benchmark: "components__swar".into(),
                 bench: "components__density_0_5".into(),
                 instructions: 1_135_105,
+                threads: 1,
             }
         );
         let no_ir = line.replace("\"Ir\"", "\"Xr\"");

@@ -8,7 +8,7 @@
 //! (AVX-512) are recorded as not countable, with the reason.
 
 use crate::batch::{BatchError, BatchRequest};
-use crate::counting::{self, CountCase, CountPlan};
+use crate::counting::{self, CountCase, CountPlan, Summary};
 use crate::error::CliError;
 use crate::levels::NO_AVX512;
 use crate::machine;
@@ -17,6 +17,7 @@ use reports::{Record, ResultsFile, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// `bitbench count`'s command line.
 #[derive(clap::Args, Debug)]
@@ -35,6 +36,10 @@ pub struct Args {
     /// Results file; default: results/count-<timestamp>.json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Skip (with the reason) cases whose batch takes longer than this
+    /// natively: callgrind runs code about 50 times slower.
+    #[arg(long, value_name = "MS", default_value_t = 250)]
+    max_batch_ms: u64,
     /// Internal: run one case inside valgrind (what gungraun executes).
     #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
     run_case: Vec<String>,
@@ -55,6 +60,7 @@ pub fn main(args: Args) -> Result<(), CliError> {
         variants: args.variant,
         sets: args.inputs,
         seed: args.seed,
+        max_batch: Duration::from_millis(args.max_batch_ms),
     };
     run(&selected, &options, args.out.as_deref()).map(|_| ())
 }
@@ -68,6 +74,8 @@ pub struct CountOptions {
     pub sets: Vec<String>,
     /// Generator seed.
     pub seed: u64,
+    /// Cases whose batch takes longer natively are skipped.
+    pub max_batch: Duration,
 }
 
 /// A case and, once known, why it is not counted.
@@ -126,6 +134,7 @@ pub fn run(
     let plan = CountPlan {
         bitbench,
         seed: options.seed,
+        cache_sim: false,
         cases: planned
             .iter()
             .filter(|p| p.outcome.is_ok())
@@ -145,7 +154,15 @@ pub fn run(
         let key = (p.case.benchmark_id(), p.case.bench_id());
         let outcome = match p.outcome {
             Ok(elements) => match counts.get(&key) {
-                Some(&instructions) => Ok((instructions, elements)),
+                Some(s) if s.threads > 1 => Err((
+                    Status::Skipped,
+                    format!(
+                        "not countable: ran on {} threads, and the entry point counts only \
+                         the calling thread",
+                        s.threads
+                    ),
+                )),
+                Some(s) => Ok((s.instructions, elements)),
                 None => Err((
                     Status::Error,
                     "gungraun reported no count for this case".to_owned(),
@@ -196,7 +213,27 @@ fn plan<'a>(
                     verify: true,
                 };
                 let outcome = match w.prepare_batch(&request) {
-                    Ok(batch) => Ok(batch.elements.expect("verified batches count elements")),
+                    Err(BatchError::Skipped(_)) if v.unavailable.is_some() => Err((
+                        Status::Skipped,
+                        counting::unavailable_here(v.unavailable.as_deref().unwrap_or_default()),
+                    )),
+                    Ok(mut batch) => {
+                        let start = Instant::now();
+                        batch.run();
+                        let took = start.elapsed();
+                        if took > options.max_batch {
+                            Err((
+                                Status::Skipped,
+                                format!(
+                                    "not counted: one batch takes {took:.2?} natively, over \
+                                     --max-batch-ms {} (callgrind is ~50× slower)",
+                                    options.max_batch.as_millis()
+                                ),
+                            ))
+                        } else {
+                            Ok(batch.elements.expect("verified batches count elements"))
+                        }
+                    }
                     Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
                     Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
                     Err(BatchError::Invalid(e)) => return Err(e),
@@ -217,8 +254,8 @@ fn plan<'a>(
 }
 
 /// Runs the plan as a gungraun harness (this executable, as a child) and
-/// returns `Ir` by (benchmark id, bench id).
-fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), u64>, CliError> {
+/// returns the summaries by (benchmark id, bench id).
+fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, CliError> {
     let home = std::env::temp_dir().join(format!("bitbench-count-{}", std::process::id()));
     let json = serde_json::to_string(plan).expect("plans serialise");
     eprintln!(
@@ -251,7 +288,7 @@ fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), u64>, CliE
     let summaries = counting::parse_summaries(&stdout).map_err(CliError::usage)?;
     Ok(summaries
         .into_iter()
-        .map(|s| ((s.benchmark, s.bench), s.instructions))
+        .map(|s| ((s.benchmark.clone(), s.bench.clone()), s))
         .collect())
 }
 
