@@ -227,7 +227,8 @@ impl BarChart {
 impl Figure for BarChart {
     fn size(&self) -> (u32, u32) {
         let l = self.layout();
-        let w = l.left + l.plot_w + 24 + l.legend_w + MARGIN;
+        let w = (l.left + l.plot_w + 24 + l.legend_w + MARGIN)
+            .max(super::heading_width(&self.title, &self.subtitle));
         let legend_h = HEADER + (self.legend.len() as i32 + 2) * super::LEGEND_ROW;
         let h = (HEADER + l.panel_h * self.panels.len() as i32 + X_TITLE + MARGIN).max(legend_h);
         (w as u32, h as u32)

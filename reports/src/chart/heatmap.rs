@@ -149,10 +149,7 @@ impl Figure for Heatmap {
         );
         let unit = measure(&format!("{}/{}", self.unit.symbol, self.element), LABEL).0;
         let right = 36 + BAR_W + 8 + bar_labels.max(unit / 2) + 24;
-        let title_w = measure(&self.title, TITLE)
-            .0
-            .max(measure(&self.subtitle, LABEL).0)
-            + 2 * MARGIN;
+        let title_w = super::heading_width(&self.title, &self.subtitle);
         let width = (self.left() + w + right + MARGIN).max(title_w);
         (width as u32, (TOP_Y + h.max(self.bar_h()) + 80) as u32)
     }

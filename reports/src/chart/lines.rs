@@ -79,8 +79,12 @@ impl LineChart {
 
 impl Figure for LineChart {
     fn size(&self) -> (u32, u32) {
-        let w =
-            self.left() + PLOT_W + 24 + legend_width(&self.items(), &self.legend_heading) + MARGIN;
+        let w = (self.left()
+            + PLOT_W
+            + 24
+            + legend_width(&self.items(), &self.legend_heading)
+            + MARGIN)
+            .max(super::heading_width(&self.title, &self.subtitle));
         let legend_h = TOP_Y + (self.series.len() as i32 + 2) * super::LEGEND_ROW;
         let h = (TOP_Y + PLOT_H + 70).max(legend_h);
         (w as u32, h as u32)

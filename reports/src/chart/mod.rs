@@ -65,6 +65,11 @@ pub(crate) fn measure(text: &str, size: f64) -> (i32, i32) {
     (w as i32, h as i32)
 }
 
+/// Width a chart's title and subtitle need, with margins.
+pub(crate) fn heading_width(title: &str, subtitle: &str) -> i32 {
+    measure(title, TITLE).0.max(measure(subtitle, LABEL).0) + 32
+}
+
 /// Widest of `texts` at `size`.
 pub(crate) fn widest<'a>(texts: impl IntoIterator<Item = &'a str>, size: f64) -> i32 {
     texts
