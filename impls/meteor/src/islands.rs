@@ -7,10 +7,7 @@
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
 use crate::geometry::{CELL_MASK, CELLS, COLS, Placement, ROWS, below, regions};
-use crate::search::{ByAnchor, PIECE_BIT, Table, placement_bits, solve_with};
-
-/// Regions checked at search time per placement; more are merged into the last one.
-const CHECKED: usize = 2;
+use crate::search::{ByAnchor, Kids, MAX_KIDS, PIECE_BIT, Table, placement_bits, solve_with};
 
 /// The regions a placement anchored at `anchor` and covering `cells` cuts
 /// off: the connected regions of the cells left empty by the placement and
@@ -42,12 +39,10 @@ fn group_cells(anchor: usize, g: usize) -> u64 {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     bits: u64,
-    /// Cut-off regions reaching beyond one selection group (unions of them
-    /// when there are many); unused slots are 0.
-    check: [u64; CHECKED],
-    /// Whether some `check` region's size is not a multiple of five: the
-    /// placement is dead unless other pieces already cover part of it.
-    bad_if_untouched: bool,
+    /// The union of the cut-off regions reaching beyond one selection group:
+    /// its empty cells are whole regions too. (Checking them one by one
+    /// prunes a handful more nodes than it costs.)
+    check: u64,
 }
 
 /// Bit `n` is set when `n` cells cannot be covered by five-cell pieces.
@@ -65,36 +60,23 @@ const NOT_MULTIPLE_OF_5: u64 = {
 
 impl Entry {
     fn new(p: &Placement) -> Entry {
-        let mut check = [0; CHECKED];
-        let unchecked = cut_off(p.anchor(), p.mask())
+        let check = cut_off(p.anchor(), p.mask())
             .into_iter()
-            .filter(|&r| group_of(p.anchor(), r).is_none());
-        for (i, r) in unchecked.enumerate() {
-            check[i.min(CHECKED - 1)] |= r;
-        }
+            .filter(|&r| group_of(p.anchor(), r).is_none())
+            .fold(0, |union, r| union | r);
         Entry {
             bits: placement_bits(p.piece, p.mask()),
             check,
-            bad_if_untouched: check.iter().any(|r| r.count_ones() % 5 != 0),
         }
     }
 
     /// Whether the placement fits on `board` and leaves no region it cuts
-    /// off that is known to be dead (see [`cut_off`]).
+    /// off that is known to be dead (see [`cut_off`]). No early exits: the
+    /// outcome is unpredictable, so computing everything is cheaper.
     #[inline(always)]
     fn fits(&self, board: u64) -> bool {
-        if self.bits & board != 0 {
-            return false;
-        }
-        // Usually no other piece reaches into the regions: their sizes
-        // decide, and counting cells (slow without a popcnt instruction) is
-        // left for the rare other case.
-        if (self.check[0] | self.check[1]) & board == 0 {
-            return !self.bad_if_untouched;
-        }
-        self.check
-            .iter()
-            .all(|&r| NOT_MULTIPLE_OF_5 >> (r & !board).count_ones() & 1 == 0)
+        (self.bits & board == 0)
+            & (NOT_MULTIPLE_OF_5 >> (self.check & !board).count_ones() & 1 == 0)
     }
 }
 
@@ -188,7 +170,7 @@ impl Table for IslandTable {
     }
 
     #[inline(always)]
-    fn for_each_fit(&self, board: u64, cell: usize, mut f: impl FnMut(u64)) {
+    fn fits(&self, board: u64, cell: usize, out: &mut Kids) -> usize {
         let select = &self.select[cell];
         let next = (board & CELL_MASK) >> (cell + 1);
         let used = (board >> PIECE_BIT) as usize;
@@ -198,19 +180,23 @@ impl Table for IslandTable {
             select.unused_high[used >> GROUP & group],
         );
         let entries = self.placements.at(cell);
-        for half in 0..2 {
-            let mut ids = low.0[half] | high.0[half];
+        let mut ids = [0u64; 2];
+        for (half, out) in ids.iter_mut().enumerate() {
+            *out = low.0[half] | high.0[half];
             for (g, sets) in select.groups.iter().enumerate() {
-                ids &= sets[(next >> (g * GROUP)) as usize & group].0[half];
-            }
-            while ids != 0 {
-                let e = &entries[64 * half + ids.trailing_zeros() as usize];
-                ids &= ids - 1;
-                if e.fits(board) {
-                    f(e.bits);
-                }
+                *out &= sets[(next >> (g * GROUP)) as usize & group].0[half];
             }
         }
+        // One loop over both halves: each loop exit costs a misprediction.
+        let mut ids = u128::from(ids[0]) | u128::from(ids[1]) << 64;
+        let mut n = 0;
+        while ids != 0 {
+            let e = &entries[ids.trailing_zeros() as usize];
+            ids &= ids - 1;
+            out[n % MAX_KIDS] = e.bits;
+            n += usize::from(e.fits(board) & !self.windows.dead(board | e.bits));
+        }
+        n
     }
 }
 

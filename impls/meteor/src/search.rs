@@ -136,11 +136,20 @@ impl<T> ByAnchor<T> {
 pub(crate) trait Table: Sync {
     /// Whether `board` surely has no completion.
     fn dead(&self, board: u64) -> bool;
-    /// Calls `f` with every placement (bitmask with piece bit) of an unused
+    /// Writes to `out` every placement (bitmask with piece bit) of an unused
     /// piece that covers `cell`, the lowest empty cell of `board`, fits and
-    /// is worth searching, in a fixed order.
-    fn for_each_fit(&self, board: u64, cell: usize, f: impl FnMut(u64));
+    /// is worth searching (in particular, does not leave a [`Table::dead`]
+    /// board), in a fixed order; returns how many. Candidates are written
+    /// then kept or overwritten, without a branch per candidate, because
+    /// whether one fits is a coin toss for the branch predictor.
+    fn fits(&self, board: u64, cell: usize, out: &mut Kids) -> usize;
 }
+
+/// Room for the placements sharing an anchor (10 pieces × 12 orientations).
+pub(crate) const MAX_KIDS: usize = 128;
+
+/// The children of one search node, as placements.
+pub(crate) type Kids = [u64; MAX_KIDS];
 
 /// The plain table: try every placement of every unused piece.
 impl Table for ByAnchor<u64> {
@@ -150,17 +159,18 @@ impl Table for ByAnchor<u64> {
     }
 
     #[inline(always)]
-    fn for_each_fit(&self, board: u64, cell: usize, mut f: impl FnMut(u64)) {
+    fn fits(&self, board: u64, cell: usize, out: &mut Kids) -> usize {
+        let mut n = 0;
         let mut unused = !(board >> PIECE_BIT) & ((1 << PIECES) - 1);
         while unused != 0 {
             let piece = unused.trailing_zeros() as usize;
             unused &= unused - 1;
             for &m in self.of(cell, piece) {
-                if m & board == 0 {
-                    f(m);
-                }
+                out[n % MAX_KIDS] = m;
+                n += usize::from(m & board == 0);
             }
         }
+        n
     }
 }
 
@@ -209,6 +219,8 @@ impl<'a> Collect<'a> {
 /// every fitting placement anchored there, of every unused piece.
 pub(crate) struct Dfs<'a, T> {
     table: &'a T,
+    /// The children of the node at each depth, being searched.
+    kids: [Kids; PIECES],
     placed: [u64; PIECES],
     depth: usize,
     /// Search nodes visited so far.
@@ -224,6 +236,7 @@ impl<'a, T: Table> Dfs<'a, T> {
         all[..placed.len()].copy_from_slice(placed);
         Dfs {
             table,
+            kids: [[0; MAX_KIDS]; PIECES],
             placed: all,
             depth: placed.len(),
             nodes: 0,
@@ -252,32 +265,36 @@ impl<'a, T: Table> Dfs<'a, T> {
             self.sink.solution(&self.placed[..self.depth]);
             return;
         }
-        let table = self.table;
-        table.for_each_fit(board, free.trailing_zeros() as usize, |m| {
-            // Dead children are rejected here rather than visited: a call
-            // costs more than the test.
-            let child = board | m;
-            if table.dead(child) || self.sink.stop() {
-                return;
+        let d = self.depth;
+        let n = live_kids(self.table, board, &mut self.kids[d]);
+        for i in 0..n {
+            if self.sink.stop() {
+                break;
             }
-            self.placed[self.depth] = m;
-            self.depth += 1;
-            self.expand(child);
-            self.depth -= 1;
-        });
+            let m = self.kids[d][i];
+            self.placed[d] = m;
+            self.depth = d + 1;
+            self.expand(board | m);
+        }
+        self.depth = d;
     }
+}
+
+/// Fills `kids` with the children of node `board` (not a solution) and
+/// returns how many.
+#[inline(always)]
+fn live_kids<T: Table>(table: &T, board: u64, kids: &mut Kids) -> usize {
+    table
+        .fits(board, (!board & CELL_MASK).trailing_zeros() as usize, kids)
+        .min(MAX_KIDS)
 }
 
 /// The children of search node `board` (not a solution) that [`Dfs::run`]
 /// would visit, in its order: the placements it would try.
 pub(crate) fn children<T: Table>(table: &T, board: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    table.for_each_fit(board, (!board & CELL_MASK).trailing_zeros() as usize, |m| {
-        if !table.dead(board | m) {
-            out.push(m);
-        }
-    });
-    out
+    let mut kids = [0; MAX_KIDS];
+    let n = live_kids(table, board, &mut kids);
+    kids[..n].to_vec()
 }
 
 /// Runs a single-threaded search of `board` with `table`.
