@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// Environment variable carrying the plan (JSON) to the gungraun harness
 /// that `bitbench count` starts as a child process of itself.
@@ -32,6 +33,10 @@ pub const INSTALL_HINT: &str = "install them with `bash .ci/install-measure-tool
 
 /// Instruction counts are exact, so every count uses the quick batch size.
 const QUICK: bool = true;
+
+/// Cases whose batch takes longer than this natively are not counted by
+/// default: callgrind runs code about 50 times slower.
+pub const DEFAULT_MAX_BATCH: Duration = Duration::from_millis(250);
 
 /// One (workload, variant, input set) to count.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,40 +119,43 @@ pub fn gungraun_entry() -> Option<ExitCode> {
     })
 }
 
-/// The `instructions` bench's `main`: counts every case of every workload
-/// that valgrind can run, with gungraun's own reports and baselines.
+/// The `instructions` bench's `main`: counts every case `bitbench count`
+/// would, with gungraun's own reports and baselines (caches simulated).
 pub fn bench_main(bitbench: &str) -> ExitCode {
     let bitbench = PathBuf::from(bitbench);
-    let under_valgrind = match valgrind_availability(&bitbench) {
-        Ok(map) => map,
+    let options = CountOptions {
+        seed: 1,
+        max_batch: DEFAULT_MAX_BATCH,
+        ..CountOptions::default()
+    };
+    let planned = plan(crate::workloads::all(), &options).and_then(|mut planned| {
+        probe(&mut planned, &bitbench).map_err(CliError::usage)?;
+        Ok(planned)
+    });
+    let planned = match planned {
+        Ok(planned) => planned,
         Err(e) => {
             eprintln!("instructions: {e}");
             return ExitCode::from(2);
         }
     };
-    let mut cases = Vec::new();
-    for w in crate::workloads::all() {
-        for set in w.measured_sets(&[], QUICK) {
-            for v in w.variants() {
-                let case = CountCase {
-                    workload: w.name().to_owned(),
-                    variant: v.name.to_owned(),
-                    set: set.clone(),
-                };
-                match not_countable(&v.unavailable, &under_valgrind, &case) {
-                    Some(reason) => eprintln!(
-                        "instructions: {}/{} skipped: {reason}",
-                        case.workload, case.variant
-                    ),
-                    None => cases.push(case),
-                }
-            }
+    for p in &planned {
+        if let Err((_, reason)) = &p.outcome {
+            let c = &p.case;
+            eprintln!(
+                "instructions: {}/{}/{}: {reason}",
+                c.workload, c.variant, c.set
+            );
         }
     }
     run_harness(CountPlan {
         bitbench,
-        seed: 1,
-        cases,
+        seed: options.seed,
+        cases: planned
+            .into_iter()
+            .filter(|p| p.outcome.is_ok())
+            .map(|p| p.case)
+            .collect(),
         cache_sim: true,
     })
 }
@@ -269,6 +277,114 @@ pub fn run_case(workload: &str, variant: &str, set: &str, seed: u64) -> Result<(
             BatchError::Invalid(e) => e,
         })?;
     counted_region(std::hint::black_box(&mut batch));
+    Ok(())
+}
+
+/// What to count.
+#[derive(Clone, Debug, Default)]
+pub struct CountOptions {
+    /// Variants to count; empty means all.
+    pub variants: Vec<String>,
+    /// Input sets; empty means the workload's quick bench sets.
+    pub sets: Vec<String>,
+    /// Generator seed.
+    pub seed: u64,
+    /// Cases whose batch takes longer natively are skipped.
+    pub max_batch: Duration,
+}
+
+/// A case and, once known, why it is not counted.
+pub struct Planned<'a> {
+    /// The workload.
+    pub workload: &'a dyn DynWorkload,
+    /// The case.
+    pub case: CountCase,
+    /// `Ok(elements)` when countable, else the record's status and reason.
+    pub outcome: Result<u64, (Status, String)>,
+}
+
+/// Lists the cases and verifies each natively; the outcome says which
+/// are countable and how many elements one batch holds.
+pub fn plan<'a>(
+    workloads: &[&'a dyn DynWorkload],
+    options: &CountOptions,
+) -> Result<Vec<Planned<'a>>, CliError> {
+    let mut planned = Vec::new();
+    for &w in workloads {
+        let variants = w.variants();
+        for name in &options.variants {
+            if !variants.iter().any(|v| v.name == name) {
+                let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+                return Err(CliError::usage(format!(
+                    "unknown variant '{name}' for workload '{}' (known: {})",
+                    w.name(),
+                    names.join(", ")
+                )));
+            }
+        }
+        for set in w.measured_sets(&options.sets, true) {
+            for v in variants.iter().filter(|v| {
+                options.variants.is_empty() || options.variants.iter().any(|n| n == v.name)
+            }) {
+                let request = BatchRequest {
+                    variant: v.name,
+                    set: &set,
+                    seed: options.seed,
+                    quick: QUICK,
+                    verify: true,
+                };
+                let outcome = match w.prepare_batch(&request) {
+                    Err(BatchError::Skipped(_)) if v.unavailable.is_some() => Err((
+                        Status::Skipped,
+                        unavailable_here(v.unavailable.as_deref().unwrap_or_default()),
+                    )),
+                    Ok(mut batch) => {
+                        let start = Instant::now();
+                        batch.run();
+                        let took = start.elapsed();
+                        if took > options.max_batch {
+                            Err((
+                                Status::Skipped,
+                                format!(
+                                    "not counted: one batch takes {took:.2?} natively, over \
+                                     --max-batch-ms {} (callgrind is ~50× slower)",
+                                    options.max_batch.as_millis()
+                                ),
+                            ))
+                        } else {
+                            Ok(batch.elements.expect("verified batches count elements"))
+                        }
+                    }
+                    Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
+                    Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
+                    Err(BatchError::Invalid(e)) => return Err(e),
+                };
+                planned.push(Planned {
+                    workload: w,
+                    case: CountCase {
+                        workload: w.name().to_owned(),
+                        variant: v.name.to_owned(),
+                        set: set.clone(),
+                    },
+                    outcome,
+                });
+            }
+        }
+    }
+    Ok(planned)
+}
+
+/// Marks the countable cases valgrind cannot run (see [`not_countable`]).
+pub fn probe(planned: &mut [Planned<'_>], bitbench: &Path) -> Result<(), String> {
+    if !planned.iter().any(|p| p.outcome.is_ok()) {
+        return Ok(());
+    }
+    let under_valgrind = valgrind_availability(bitbench)?;
+    for p in planned.iter_mut().filter(|p| p.outcome.is_ok()) {
+        if let Some(reason) = not_countable(&None, &under_valgrind, &p.case) {
+            p.outcome = Err((Status::Skipped, reason));
+        }
+    }
     Ok(())
 }
 

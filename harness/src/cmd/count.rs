@@ -7,8 +7,7 @@
 //! records. Nothing is dropped silently: variants valgrind cannot run
 //! (AVX-512) are recorded as not countable, with the reason.
 
-use crate::batch::{BatchError, BatchRequest};
-use crate::counting::{self, CountCase, CountPlan, Summary};
+use crate::counting::{self, CountPlan, Summary};
 use crate::error::CliError;
 use crate::levels::NO_AVX512;
 use crate::machine;
@@ -17,7 +16,7 @@ use reports::{Record, ResultsFile, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `bitbench count`'s command line.
 #[derive(clap::Args, Debug)]
@@ -38,7 +37,7 @@ pub struct Args {
     out: Option<PathBuf>,
     /// Skip (with the reason) cases whose batch takes longer than this
     /// natively: callgrind runs code about 50 times slower.
-    #[arg(long, value_name = "MS", default_value_t = 250)]
+    #[arg(long, value_name = "MS", default_value_t = counting::DEFAULT_MAX_BATCH.as_millis() as u64)]
     max_batch_ms: u64,
     /// Internal: run one case inside valgrind (what gungraun executes).
     #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
@@ -56,7 +55,7 @@ pub fn main(args: Args) -> Result<(), CliError> {
             "--variant needs exactly one workload (variant names differ between workloads)",
         ));
     }
-    let options = CountOptions {
+    let options = counting::CountOptions {
         variants: args.variant,
         sets: args.inputs,
         seed: args.seed,
@@ -65,32 +64,11 @@ pub fn main(args: Args) -> Result<(), CliError> {
     run(&selected, &options, args.out.as_deref()).map(|_| ())
 }
 
-/// What `count` should do.
-#[derive(Clone, Debug, Default)]
-pub struct CountOptions {
-    /// Variants to count; empty means all.
-    pub variants: Vec<String>,
-    /// Input sets; empty means the workload's quick bench sets.
-    pub sets: Vec<String>,
-    /// Generator seed.
-    pub seed: u64,
-    /// Cases whose batch takes longer natively are skipped.
-    pub max_batch: Duration,
-}
-
-/// A case and, once known, why it is not counted.
-struct Planned<'a> {
-    workload: &'a dyn DynWorkload,
-    case: CountCase,
-    /// `Ok(elements)` when countable, else the record's status and reason.
-    outcome: Result<u64, (Status, String)>,
-}
-
 /// Counts the workloads and writes one results file; returns its path and
 /// contents.
 pub fn run(
     workloads: &[&'static dyn DynWorkload],
-    options: &CountOptions,
+    options: &counting::CountOptions,
     out: Option<&Path>,
 ) -> Result<(PathBuf, ResultsFile), CliError> {
     let (date, stamp) = machine::now();
@@ -98,7 +76,7 @@ pub fn run(
         || PathBuf::from(format!("results/count-{stamp}.json")),
         Path::to_owned,
     );
-    let mut planned = plan(workloads, options)?;
+    let mut planned = counting::plan(workloads, options)?;
 
     let build = machine::build();
     let blocker = if build.features.iter().any(|f| f.starts_with("avx512")) {
@@ -122,14 +100,7 @@ pub fn run(
 
     let bitbench = std::env::current_exe()
         .map_err(|e| CliError::usage(format!("count: cannot find this executable: {e}")))?;
-    if planned.iter().any(|p| p.outcome.is_ok()) {
-        let under_valgrind = counting::valgrind_availability(&bitbench).map_err(CliError::usage)?;
-        for p in planned.iter_mut().filter(|p| p.outcome.is_ok()) {
-            if let Some(reason) = counting::not_countable(&None, &under_valgrind, &p.case) {
-                p.outcome = Err((Status::Skipped, reason));
-            }
-        }
-    }
+    counting::probe(&mut planned, &bitbench).map_err(CliError::usage)?;
 
     let plan = CountPlan {
         bitbench,
@@ -180,77 +151,6 @@ pub fn run(
     results.write(&path)?;
     println!("results: {}", path.display());
     Ok((path, results))
-}
-
-/// Lists the cases and verifies each natively; the outcome says which
-/// are countable and how many elements one batch holds.
-fn plan<'a>(
-    workloads: &[&'a dyn DynWorkload],
-    options: &CountOptions,
-) -> Result<Vec<Planned<'a>>, CliError> {
-    let mut planned = Vec::new();
-    for &w in workloads {
-        let variants = w.variants();
-        for name in &options.variants {
-            if !variants.iter().any(|v| v.name == name) {
-                let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-                return Err(CliError::usage(format!(
-                    "unknown variant '{name}' for workload '{}' (known: {})",
-                    w.name(),
-                    names.join(", ")
-                )));
-            }
-        }
-        for set in w.measured_sets(&options.sets, true) {
-            for v in variants.iter().filter(|v| {
-                options.variants.is_empty() || options.variants.iter().any(|n| n == v.name)
-            }) {
-                let request = BatchRequest {
-                    variant: v.name,
-                    set: &set,
-                    seed: options.seed,
-                    quick: true,
-                    verify: true,
-                };
-                let outcome = match w.prepare_batch(&request) {
-                    Err(BatchError::Skipped(_)) if v.unavailable.is_some() => Err((
-                        Status::Skipped,
-                        counting::unavailable_here(v.unavailable.as_deref().unwrap_or_default()),
-                    )),
-                    Ok(mut batch) => {
-                        let start = Instant::now();
-                        batch.run();
-                        let took = start.elapsed();
-                        if took > options.max_batch {
-                            Err((
-                                Status::Skipped,
-                                format!(
-                                    "not counted: one batch takes {took:.2?} natively, over \
-                                     --max-batch-ms {} (callgrind is ~50× slower)",
-                                    options.max_batch.as_millis()
-                                ),
-                            ))
-                        } else {
-                            Ok(batch.elements.expect("verified batches count elements"))
-                        }
-                    }
-                    Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
-                    Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
-                    Err(BatchError::Invalid(e)) => return Err(e),
-                };
-                planned.push(Planned {
-                    workload: w,
-                    case: CountCase {
-                        workload: w.name().to_owned(),
-                        variant: v.name.to_owned(),
-                        set: set.clone(),
-                    },
-                    outcome,
-                });
-            }
-        }
-    }
-    Ok(planned)
 }
 
 /// Runs the plan as a gungraun harness (this executable, as a child) and
