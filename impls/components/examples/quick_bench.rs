@@ -1,29 +1,46 @@
 //! Rough ns/board for every variant on a few input sets, for use while optimising
-//! (`cargo run --release --example quick_bench [groups4] [filter]`). The harness's `bench` is
-//! the careful measurement; this is a quick look.
+//! (`cargo run --release --example quick_bench [groups4] [sweep] [filter]`; `sweep` measures
+//! densities 0.05 to 0.95 in steps of 0.1 instead). The harness's `bench` is the careful
+//! measurement; this is a quick look.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use components::{Components, groups4_variants, inputs, variants};
 
+/// Interleaved measuring rounds; the minimum over them is reported.
+const ROUNDS: usize = 30;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let g4 = args.iter().any(|a| a == "groups4");
-    let filter: Vec<&String> = args.iter().filter(|a| *a != "groups4").collect();
+    let sweep = args.iter().any(|a| a == "sweep");
+    let filter: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "groups4" && *a != "sweep")
+        .collect();
     let n = 4096;
-    let sets = [
-        ("d0.125", inputs::density(0.125, 1, n)),
-        ("d0.5", inputs::density(0.5, 2, n)),
-        ("d0.875", inputs::density(0.875, 3, n)),
-        ("game", inputs::game(4, n)),
-        ("seed", inputs::seed_set(5, n)),
-    ];
+    let sets: Vec<(String, Vec<_>)> = if sweep {
+        (0..10)
+            .map(|k| {
+                let p = 0.05 + 0.1 * k as f64;
+                (format!("d{p:.2}"), inputs::density(p, 10 + k, n))
+            })
+            .collect()
+    } else {
+        vec![
+            ("d0.125".into(), inputs::density(0.125, 1, n)),
+            ("d0.5".into(), inputs::density(0.5, 2, n)),
+            ("d0.875".into(), inputs::density(0.875, 3, n)),
+            ("game".into(), inputs::game(4, n)),
+            ("seed".into(), inputs::seed_set(5, n)),
+        ]
+    };
     print!("{:<22}", "variant");
     for (name, _) in &sets {
-        print!("{name:>10}");
+        print!("{name:>8}");
     }
-    println!("   (ns/board, min over 40 interleaved rounds)");
+    println!("   (ns/board, min over {ROUNDS} interleaved rounds)");
     let list = if g4 { groups4_variants() } else { variants() };
     let labelers: Vec<_> = list
         .into_iter()
@@ -39,7 +56,7 @@ fn main() {
     // Rounds interleave the variants so a burst of load elsewhere hits them all alike; the
     // minimum over rounds is the figure least disturbed by it.
     let mut best = vec![vec![f64::INFINITY; sets.len()]; labelers.len()];
-    for _ in 0..40 {
+    for _ in 0..ROUNDS {
         for (s, (_, boards)) in sets.iter().enumerate() {
             let mut out = vec![Components::new(); boards.len()];
             for (i, (_, l)) in labelers.iter().enumerate() {
@@ -57,7 +74,7 @@ fn main() {
     for ((name, _), row) in labelers.iter().zip(&best) {
         print!("{name:<22}");
         for ns in row {
-            print!("{ns:>10.2}");
+            print!("{ns:>8.1}");
         }
         println!();
     }

@@ -364,7 +364,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "swar",
-            description: "whole-run fills: carry addition and Kogge-Stone shifts, singles pre-pass",
+            description: "singles pre-pass, two-row component table, u64-window dilation, whole-run fills",
             features: &[],
             make: || boxed(swar::Swar),
         },

@@ -1,13 +1,42 @@
-//! Scalar SWAR flood fill tuned to the size of each component. A pre-pass emits isolated
-//! cells without growing them; a component starting below row 1 fits in a 60-bit window and
-//! grows in u64 arithmetic; a component that is still growing after two u128 steps is a big one
-//! and switches to whole-run fills (carry addition and Kogge-Stone shifts with per-board
-//! propagator masks), which cross the board in a few rounds instead of one cell per step.
+//! Scalar SWAR labelling tuned to the sizes components really have. Isolated cells are found
+//! for the whole board at once and emitted without growth. Other small components come from a
+//! table built at compile time: the component of a row's first cell within that row and the
+//! next, which is the whole component when it touches nothing in the row after. The rest grow
+//! from that piece: by dilation, two steps per fixpoint test, in a u64 window when the rows from
+//! the component's first row fit in one, else by whole-run fills (carry addition and
+//! Kogge-Stone shifts with per-board propagator masks) that cross a dense board in a few rounds.
 
-use crate::bits::{NOT_LEFT, NOT_RIGHT, RIGHT, dilate, isolated};
+use crate::bits::{NOT_LEFT, NOT_RIGHT, RIGHT, isolated};
 use crate::{Board, Components, Labeler};
 
 const W: u32 = Board::WIDTH as u32;
+/// Bits of two rows, the table's index.
+const PAIR_BITS: u32 = 2 * W;
+const ROW: u64 = (1 << W) - 1;
+
+/// For every two-row pattern (first row in the low 6 bits), the component of its lowest cell
+/// within those two rows.
+static PAIRS: [u16; 1 << PAIR_BITS] = pair_table();
+
+const fn pair_table() -> [u16; 1 << PAIR_BITS] {
+    let not_left = NOT_LEFT as u16 & ((1 << PAIR_BITS) - 1);
+    let not_right = NOT_RIGHT as u16 & ((1 << PAIR_BITS) - 1);
+    let mut table = [0u16; 1 << PAIR_BITS];
+    let mut m = 1u16;
+    while m < 1 << PAIR_BITS {
+        let mut x = m & m.wrapping_neg();
+        loop {
+            let g = (x | (x << 1) & not_left | (x >> 1) & not_right | x << W | x >> W) & m;
+            if g == x {
+                break;
+            }
+            x = g;
+        }
+        table[m as usize] = x;
+        m += 1;
+    }
+    table
+}
 
 /// Per-board propagator masks: bit `i` of a mask says a fill may pass through cell `i` over the
 /// given distance without leaving the board or wrapping a row.
@@ -102,31 +131,20 @@ impl Labeler for Swar {
         let mut n = 0;
         while rest != 0 {
             let low = rest & rest.wrapping_neg();
+            // Singles skip the lookup: it sits on the serial chain from one component to the
+            // next, which is what bounds sparse boards.
             let comp = if low & singles != 0 {
                 low
             } else {
-                // A component lies in the rows from its lowest cell's row down. When those
-                // rows fit in 60 bits, grow it in a u64 window at half the cost of u128.
-                let shift = low.trailing_zeros() / W * W;
-                let window = rest >> shift;
-                if window >> WINDOW_BITS == 0 {
-                    (grow_window(window as u64, (low >> shift) as u64) as u128) << shift
+                // The lowest cell starts the next component (canonical order), and nothing of
+                // `rest` lies before it in its row, so the rows from its row on index the table.
+                let shift = rest.trailing_zeros() / W * W;
+                let window = (rest >> shift) as u64;
+                let piece = u64::from(PAIRS[(window & ((1 << PAIR_BITS) - 1)) as usize]);
+                if (piece >> W) & (window >> PAIR_BITS) & ROW == 0 {
+                    (piece as u128) << shift
                 } else {
-                    // Grow a few steps; a component still growing after that is a big one,
-                    // worth the per-board Kogge-Stone masks.
-                    let mut x = low;
-                    let mut steps = 0;
-                    loop {
-                        let g = dilate(x) & rest;
-                        if g == x {
-                            break x;
-                        }
-                        x = g;
-                        steps += 1;
-                        if steps == SMALL_STEPS {
-                            break grow_big(rest, x);
-                        }
-                    }
+                    grow(rest, shift, piece)
                 }
             };
             // A local count keeps the length out of memory inside the loop.
@@ -138,9 +156,38 @@ impl Labeler for Swar {
     }
 }
 
-/// The component of `m` containing `x` by whole-run fills; kept out of line so the hot loop
-/// for small components stays small.
+/// Ten rows of six cells: the most a u64 window holds.
+const WINDOW_BITS: u32 = 60;
+const NOT_LEFT64: u64 = NOT_LEFT as u64 & ((1 << WINDOW_BITS) - 1);
+const NOT_RIGHT64: u64 = NOT_RIGHT as u64 & ((1 << WINDOW_BITS) - 1);
+
+/// The component of `m` containing `piece` (rows from `shift` on, as the window holds them);
+/// out of line so the loop for small components stays small.
 #[inline(never)]
+fn grow(m: u128, shift: u32, piece: u64) -> u128 {
+    let window = m >> shift;
+    if window >> WINDOW_BITS == 0 {
+        (grow64(window as u64, piece) as u128) << shift
+    } else {
+        grow_big(m, (piece as u128) << shift)
+    }
+}
+
+/// The component of the window `m` containing `x`, by single-step dilation.
+fn grow64(m: u64, mut x: u64) -> u64 {
+    let (ml, mr) = (m & NOT_LEFT64, m & NOT_RIGHT64);
+    let step = |x: u64| x | (x << 1) & ml | (x >> 1) & mr | ((x << W) | (x >> W)) & m;
+    loop {
+        // Two steps per test: the test and its branch cost more than a step.
+        let g = step(step(x));
+        if g == x {
+            return x;
+        }
+        x = g;
+    }
+}
+
+/// The component of `m` containing `x`, by whole-run fills across rows and down columns.
 fn grow_big(m: u128, x: u128) -> u128 {
     let f = Fills::new(m);
     let mut x = f.runs(x);
@@ -150,25 +197,18 @@ fn grow_big(m: u128, x: u128) -> u128 {
     x
 }
 
-/// Dilation steps before a component counts as big.
-const SMALL_STEPS: u32 = 2;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naive_bfs::NaiveBfs;
 
-/// Ten rows of six cells: the most a u64 window holds.
-const WINDOW_BITS: u32 = 60;
-const NOT_LEFT64: u64 = NOT_LEFT as u64 & ((1 << WINDOW_BITS) - 1);
-const NOT_RIGHT64: u64 = NOT_RIGHT as u64 & ((1 << WINDOW_BITS) - 1);
-
-/// The component of `m` (rows of a window) containing `seed`, by single-step dilation.
-#[inline(always)]
-fn grow_window(m: u64, seed: u64) -> u64 {
-    let (ml, mr) = (m & NOT_LEFT64, m & NOT_RIGHT64);
-    let grow = |x: u64| x | (x << 1) & ml | (x >> 1) & mr | ((x << W) | (x >> W)) & m;
-    let mut x = grow(seed);
-    loop {
-        let g = grow(x);
-        if g == x {
-            return x;
+    #[test]
+    fn pair_table_is_the_first_component_of_two_rows() {
+        let mut out = Components::new();
+        for (pattern, &piece) in PAIRS.iter().enumerate() {
+            NaiveBfs.label(Board(pattern as u128), &mut out);
+            let want = out.as_slice().first().copied().unwrap_or(0);
+            assert_eq!(u128::from(piece), want, "pattern {pattern:#x}");
         }
-        x = g;
     }
 }
