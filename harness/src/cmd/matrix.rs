@@ -115,12 +115,15 @@ pub fn run(
                 &reason,
             ));
             if options.count {
-                let sets_quick = true;
+                let reason = match levels::not_countable(level) {
+                    Some(no) => format!("{no} (and {reason})"),
+                    None => reason,
+                };
                 merged.records.extend(skipped(
                     workloads,
                     level,
                     Metric::Instructions,
-                    sets_quick,
+                    true,
                     &reason,
                 ));
             }
