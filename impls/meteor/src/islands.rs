@@ -85,7 +85,7 @@ impl Entry {
 pub(crate) struct IslandTable {
     placements: ByAnchor<Entry>,
     select: Vec<Select>,
-    windows: Windows,
+    windows: &'static Windows,
 }
 
 /// Cells after the anchor (in board order) in each group of the selection index.
@@ -209,7 +209,7 @@ pub(crate) fn table(keep: impl Fn(&Placement) -> bool) -> IslandTable {
     IslandTable {
         placements,
         select,
-        windows: Windows::new(),
+        windows: Windows::shared(),
     }
 }
 
@@ -232,6 +232,13 @@ struct Windows {
 }
 
 impl Windows {
+    /// The windows do not depend on which placements a table keeps: they
+    /// are built once per process.
+    fn shared() -> &'static Windows {
+        static WINDOWS: std::sync::OnceLock<Windows> = std::sync::OnceLock::new();
+        WINDOWS.get_or_init(Windows::new)
+    }
+
     fn new() -> Windows {
         let mut bits = Vec::new();
         let mut start = [0; 5];

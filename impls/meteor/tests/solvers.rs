@@ -36,17 +36,23 @@ const BENCHMARK_TEXT: &str = "2098 solutions found
 
 ";
 
-fn solvers() -> Vec<(&'static str, Box<dyn Solver>)> {
-    variants()
-        .into_iter()
-        .filter_map(|v| Some((v.name, (v.make)()?)))
-        .collect()
+/// Every available variant, built once for all tests (the tables take a
+/// moment to build).
+fn solvers() -> &'static [(&'static str, Box<dyn Solver>)] {
+    static SOLVERS: std::sync::OnceLock<Vec<(&'static str, Box<dyn Solver>)>> =
+        std::sync::OnceLock::new();
+    SOLVERS.get_or_init(|| {
+        variants()
+            .into_iter()
+            .filter_map(|v| Some((v.name, (v.make)()?)))
+            .collect()
+    })
 }
 
-fn oracle() -> Box<dyn Solver> {
-    let first = variants().remove(0);
-    assert_eq!(first.name, "naive", "the oracle comes first");
-    (first.make)().expect("the oracle runs everywhere")
+fn oracle() -> &'static dyn Solver {
+    let (name, solver) = &solvers()[0];
+    assert_eq!(*name, "naive", "the oracle comes first");
+    solver.as_ref()
 }
 
 /// What every variant must agree on: count, smallest and largest.
@@ -323,7 +329,7 @@ fn limits_mean_at_least_n_found() {
     assert_eq!(all.count, ALL);
     for limit in [0, 1, 2, 3, 100, 2097, 2098, 2099] {
         for (name, solver) in solvers() {
-            if name == "naive" && limit > 3 {
+            if *name == "naive" && limit > 3 {
                 continue; // already covered by `all`; keeps the test fast
             }
             let got = solver.solve(&empty, limit);
@@ -360,7 +366,7 @@ proptest! {
     fn every_variant_equals_the_oracle(k in 2usize..=9, seed in any::<u64>(), completable in any::<bool>()) {
         let board = if completable { inputs::partial(k, seed, 1)[0].board } else { inputs::scattered(k, seed, 1)[0].board };
         let want = oracle().solve(&board, ALL);
-        for (name, solver) in solvers().into_iter().skip(1) {
+        for (name, solver) in solvers().iter().skip(1) {
             let got = solver.solve(&board, ALL);
             prop_assert_eq!(answer(&got), answer(&want), "{} on {}", name, board);
         }
@@ -371,7 +377,7 @@ proptest! {
     fn limits_on_partial_boards(k in 1usize..=4, seed in any::<u64>(), limit in 0usize..6) {
         let board = inputs::partial(k, seed, 1)[0].board;
         let want = meteor::Islands::new().solve(&board, usize::MAX);
-        for (name, solver) in solvers().into_iter().skip(1) {
+        for (name, solver) in solvers().iter().skip(1) {
             check_limit(&want, &solver.solve(&board, limit), limit, &format!("{name} on {board}"));
         }
     }
