@@ -2,9 +2,10 @@
 //! for the whole board at once and emitted without growth. Other small components come from a
 //! table built at compile time: the component of a row's first cell within that row and the
 //! next, which is the whole component when it touches nothing in the row after. The rest grow
-//! from that piece: by dilation, two steps per fixpoint test, in a u64 window when the rows from
-//! the component's first row fit in one, else by whole-run fills (carry addition and
-//! Kogge-Stone shifts with per-board propagator masks) that cross a dense board in a few rounds.
+//! from that piece by dilation, two steps per fixpoint test, in a u64 window of ten rows (half
+//! the cost of u128); a component that leaves the window, keeps growing, or starts dense
+//! finishes with whole-run fills (carry addition and Kogge-Stone shifts with per-board
+//! propagator masks) that cross a dense board in a few rounds.
 
 use crate::bits::{NOT_LEFT, NOT_RIGHT, RIGHT, isolated};
 use crate::{Board, Components, Labeler};
@@ -158,33 +159,47 @@ impl Labeler for Swar {
 
 /// Ten rows of six cells: the most a u64 window holds.
 const WINDOW_BITS: u32 = 60;
+const WINDOW: u64 = (1 << WINDOW_BITS) - 1;
+/// Rounds of two dilation steps before a component counts as big.
+const SMALL_ROUNDS: u32 = 5;
+/// Cells of a two-row piece from which its component counts as big from the start.
+const DENSE_PIECE: u32 = 10;
 const NOT_LEFT64: u64 = NOT_LEFT as u64 & ((1 << WINDOW_BITS) - 1);
 const NOT_RIGHT64: u64 = NOT_RIGHT as u64 & ((1 << WINDOW_BITS) - 1);
 
 /// The component of `m` containing `piece` (rows from `shift` on, as the window holds them);
-/// out of line so the loop for small components stays small.
+/// out of line so the loop for small components stays small. Growth starts in a u64 window of
+/// ten rows, at half the cost of u128; only a component that reaches the window's last row
+/// with more of the board below goes on in u128.
 #[inline(never)]
 fn grow(m: u128, shift: u32, piece: u64) -> u128 {
-    let window = m >> shift;
-    if window >> WINDOW_BITS == 0 {
-        (grow64(window as u64, piece) as u128) << shift
-    } else {
-        grow_big(m, (piece as u128) << shift)
+    if piece.count_ones() >= DENSE_PIECE {
+        // A dense start: whole-run fills cross the board in a few rounds.
+        return grow_big(m, (piece as u128) << shift);
+    }
+    let below = m >> shift;
+    let under = (below >> WINDOW_BITS) as u64;
+    match grow64(below as u64 & WINDOW, piece) {
+        Ok(x) if (x >> (WINDOW_BITS - W)) & under & ROW == 0 => (x as u128) << shift,
+        Ok(x) | Err(x) => grow_big(m, (x as u128) << shift),
     }
 }
 
-/// The component of the window `m` containing `x`, by single-step dilation.
-fn grow64(m: u64, mut x: u64) -> u64 {
+/// The component of the window `m` containing `x`, by single-step dilation; `Err` with the
+/// part grown so far when it is still growing after [`SMALL_ROUNDS`] rounds, a big component
+/// that whole-run fills finish sooner.
+fn grow64(m: u64, mut x: u64) -> Result<u64, u64> {
     let (ml, mr) = (m & NOT_LEFT64, m & NOT_RIGHT64);
     let step = |x: u64| x | (x << 1) & ml | (x >> 1) & mr | ((x << W) | (x >> W)) & m;
-    loop {
+    for _ in 0..SMALL_ROUNDS {
         // Two steps per test: the test and its branch cost more than a step.
         let g = step(step(x));
         if g == x {
-            return x;
+            return Ok(x);
         }
         x = g;
     }
+    Err(x)
 }
 
 /// The component of `m` containing `x`, by whole-run fills across rows and down columns.
