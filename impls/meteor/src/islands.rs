@@ -1,8 +1,10 @@
 //! Bitmask search with dead-region pruning. When a piece is placed at the
 //! lowest empty cell, every cell below is covered; the empty cells the piece
 //! and that covered area cut off from the rest are computed once per
-//! placement, and at search time a placement is skipped when such a region
-//! holds a number of empty cells that is not a multiple of five.
+//! placement, and a placement is skipped when such a region holds a number
+//! of empty cells that is not a multiple of five. A table over the three rows
+//! at the frontier catches the holes pieces leave between each other, and an
+//! index on the cells after the anchor picks the few placements worth trying.
 
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};

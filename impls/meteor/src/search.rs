@@ -1,6 +1,6 @@
 //! Pieces shared by the searches: the record of solutions found so far (count,
-//! smallest, largest, the limit) and the bitmask board representation the
-//! fast variants use.
+//! smallest, largest, the limit), the bitmask board representation and the
+//! depth-first search the fast variants share (they differ in their tables).
 
 use crate::board::{PartialBoard, Solution, Solutions};
 use std::sync::atomic::{AtomicUsize, Ordering};
