@@ -53,3 +53,27 @@ pub(crate) fn isolated(m: u128) -> u128 {
         (m << 1) & NOT_LEFT | (m >> 1) & NOT_RIGHT | m << Board::WIDTH | m >> Board::WIDTH;
     m & !neighbours
 }
+
+/// The neighbours of the cells of `x` (not `x` itself), clipped to the board.
+#[inline(always)]
+pub(crate) fn neighbour_cells(x: u128) -> u128 {
+    ((x << 1) & NOT_LEFT | (x >> 1) & NOT_RIGHT | x << Board::WIDTH | x >> Board::WIDTH) & FULL
+}
+
+/// The components of one and two cells of `m`, found for the whole board at once: isolated
+/// cells, the cells of dominoes, and the left cells of horizontal and top cells of vertical
+/// dominoes (each domino's first cell, which gives its place in canonical order).
+#[inline(always)]
+pub(crate) fn small_components(m: u128) -> (u128, u128, u128, u128) {
+    let (l, r) = ((m << 1) & NOT_LEFT, (m >> 1) & NOT_RIGHT);
+    let (u, d) = ((m << Board::WIDTH) & FULL, m >> Board::WIDTH);
+    let singles = m & !(l | r | u | d);
+    // Exactly one neighbour: odd parity and no two neighbour masks overlapping.
+    let two = (l & r) | (u & d) | ((l | r) & (u | d));
+    let one = m & (l ^ r ^ u ^ d) & !two;
+    // A cell with one neighbour whose neighbour also has one is half of a domino.
+    let dominoes = one & neighbour_cells(one);
+    let right = dominoes & (dominoes >> 1) & NOT_RIGHT;
+    let down = dominoes & (dominoes >> Board::WIDTH);
+    (singles, dominoes, right, down)
+}

@@ -3,25 +3,18 @@
 //! cannot be in such a group (isolated cells and isolated dominoes, found with a few bit
 //! operations for the whole board), label what is left with a baseline variant, and filter.
 
-use crate::bits::{NOT_LEFT, NOT_RIGHT, isolated};
+use crate::bits::small_components;
 use crate::naive_bfs::NaiveBfs;
 use crate::{Board, Components, Labeler, Variant, flood::Flood, swar::Swar};
 
 /// Components of at least this many cells survive.
 pub(crate) const MIN_GROUP: u32 = 4;
 
-/// Cells of `m` in components of one or two cells: isolated cells, and pairs of neighbours
-/// that each have exactly one neighbour (each other).
+/// Cells of `m` in components of one or two cells.
 #[inline]
 pub(crate) fn tiny(m: u128) -> u128 {
-    let (l, r) = ((m << 1) & NOT_LEFT, (m >> 1) & NOT_RIGHT);
-    let (u, d) = (m << Board::WIDTH, m >> Board::WIDTH);
-    // Exactly one of the four neighbour masks: odd parity and no pair among them.
-    let two = (l & r) | (u & d) | ((l | r) & (u | d));
-    let one = m & (l ^ r ^ u ^ d) & !two;
-    let one_neighbours =
-        (one << 1) & NOT_LEFT | (one >> 1) & NOT_RIGHT | one << Board::WIDTH | one >> Board::WIDTH;
-    isolated(m) | (one & one_neighbours)
+    let (singles, dominoes, _, _) = small_components(m);
+    singles | dominoes
 }
 
 /// A baseline labeler restricted to groups of at least [`MIN_GROUP`] cells.

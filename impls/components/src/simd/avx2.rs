@@ -9,7 +9,7 @@ use crate::{Board, Components, Labeler, Variant};
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx2",
-    description: "column-major 16-bit lanes, two boards per AVX2 register, one component each per round",
+    description: "row-major padded bytes, two boards per AVX2 register, one component each per round",
     features: &["avx2", "popcnt", "bmi2"],
     make: || Avx2::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
@@ -73,21 +73,21 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn add16(self, other: V) -> V {
+    unsafe fn add64(self, other: V) -> V {
         // SAFETY: the caller guarantees AVX2.
-        V(unsafe { _mm256_add_epi16(self.0, other.0) })
+        V(unsafe { _mm256_add_epi64(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> V {
+    unsafe fn shl64_1(self) -> V {
         // SAFETY: the caller guarantees AVX2.
-        V(unsafe { _mm256_slli_epi16::<N>(self.0) })
+        V(unsafe { _mm256_slli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> V {
+    unsafe fn shr64_1(self) -> V {
         // SAFETY: the caller guarantees AVX2.
-        V(unsafe { _mm256_srli_epi16::<N>(self.0) })
+        V(unsafe { _mm256_srli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]

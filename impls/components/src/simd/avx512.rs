@@ -9,7 +9,7 @@ use crate::{Board, Components, Labeler, Variant};
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx512",
-    description: "column-major 16-bit lanes, four boards per AVX-512 register, one component each per round",
+    description: "row-major padded bytes, four boards per AVX-512 register, one component each per round",
     features: &["avx512f", "avx512bw", "popcnt", "bmi2"],
     make: || Avx512::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
@@ -77,50 +77,32 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn add16(self, other: V) -> V {
-        // SAFETY: the caller guarantees AVX-512F and BW.
-        V(unsafe { _mm512_add_epi16(self.0, other.0) })
+    unsafe fn add64(self, other: V) -> V {
+        // SAFETY: the caller guarantees AVX-512F.
+        V(unsafe { _mm512_add_epi64(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> V {
-        // SAFETY: the caller guarantees AVX-512F and BW.
-        // The AVX-512 shift takes a u32 immediate; the loop uses only these counts.
-        V(unsafe {
-            match N {
-                1 => _mm512_slli_epi16::<1>(self.0),
-                2 => _mm512_slli_epi16::<2>(self.0),
-                4 => _mm512_slli_epi16::<4>(self.0),
-                8 => _mm512_slli_epi16::<8>(self.0),
-                _ => unreachable!("shift by {N}"),
-            }
-        })
+    unsafe fn shl64_1(self) -> V {
+        // SAFETY: the caller guarantees AVX-512F.
+        V(unsafe { _mm512_slli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> V {
-        // SAFETY: the caller guarantees AVX-512F and BW.
-        // The AVX-512 shift takes a u32 immediate; the loop uses only these counts.
-        V(unsafe {
-            match N {
-                1 => _mm512_srli_epi16::<1>(self.0),
-                2 => _mm512_srli_epi16::<2>(self.0),
-                4 => _mm512_srli_epi16::<4>(self.0),
-                8 => _mm512_srli_epi16::<8>(self.0),
-                _ => unreachable!("shift by {N}"),
-            }
-        })
+    unsafe fn shr64_1(self) -> V {
+        // SAFETY: the caller guarantees AVX-512F.
+        V(unsafe { _mm512_srli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]
     unsafe fn shl_bytes<const N: i32>(self) -> V {
-        // SAFETY: the caller guarantees AVX-512F and BW.
+        // SAFETY: the caller guarantees AVX-512BW.
         V(unsafe { _mm512_bslli_epi128::<N>(self.0) })
     }
 
     #[inline(always)]
     unsafe fn shr_bytes<const N: i32>(self) -> V {
-        // SAFETY: the caller guarantees AVX-512F and BW.
+        // SAFETY: the caller guarantees AVX-512BW.
         V(unsafe { _mm512_bsrli_epi128::<N>(self.0) })
     }
 

@@ -8,7 +8,7 @@ use crate::{Board, Components, Labeler, Variant};
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "sse",
-    description: "column-major 16-bit lanes, one board per SSE register, one component per round",
+    description: "row-major padded bytes, one board per SSE register, one component per round",
     features: &["sse4.1", "popcnt", "bmi2"],
     make: || Sse::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
@@ -71,21 +71,21 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn add16(self, other: V) -> V {
+    unsafe fn add64(self, other: V) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        V(unsafe { _mm_add_epi16(self.0, other.0) })
+        V(unsafe { _mm_add_epi64(self.0, other.0) })
     }
 
     #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> V {
+    unsafe fn shl64_1(self) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        V(unsafe { _mm_slli_epi16::<N>(self.0) })
+        V(unsafe { _mm_slli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> V {
+    unsafe fn shr64_1(self) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        V(unsafe { _mm_srli_epi16::<N>(self.0) })
+        V(unsafe { _mm_srli_epi64::<1>(self.0) })
     }
 
     #[inline(always)]
