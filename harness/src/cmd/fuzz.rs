@@ -265,6 +265,17 @@ fn finding_report(log: &str) -> String {
             .position(|l| l.starts_with("stack backtrace") || l.starts_with("note: run with"))
             .map_or(lines.len(), |n| i + n);
         report.extend(lines[i..end].iter().map(|l| l.to_string()));
+        // A panic inside std (an overflow check, say) names std's file:
+        // point at the first frame in the project's own crates instead.
+        if let Some(at) = lines[end..]
+            .iter()
+            .map(|l| l.trim())
+            .take_while(|l| !l.starts_with("==") && !l.is_empty())
+            .filter_map(|l| l.strip_prefix("at "))
+            .find(|at| at.contains("/impls/"))
+        {
+            report.push(format!("in: {at}"));
+        }
     } else if let Some(l) = lines
         .iter()
         .find(|l| l.contains("==ERROR:") || l.contains("ERROR: libFuzzer"))
@@ -385,6 +396,9 @@ reproduce:
   bitbench solve meteor --variant naive '1 000...'
 stack backtrace:
    0: junk
+             at /rustc/abc/library/core/src/panicking.rs:80:14
+   1: play_in<u128>
+             at /work/main/impls/connectx/src/position.rs:148:27
 ==1== ERROR: libFuzzer: deadly signal
 artifact_prefix='artifacts/meteor/'; Test unit written to artifacts/meteor/crash-abc
 Failing input:
@@ -407,6 +421,10 @@ Reproduce with:
         );
         assert!(report.contains("variant `symmetric` disagrees"), "{report}");
         assert!(!report.contains("junk"), "{report}");
+        assert!(
+            report.contains("in: /work/main/impls/connectx/src/position.rs:148:27"),
+            "{report}"
+        );
         assert!(
             report.contains("artifact: artifacts/meteor/crash-abc"),
             "{report}"
