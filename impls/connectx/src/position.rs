@@ -145,7 +145,10 @@ impl Position {
             return Err(MoveError::GameOver(outcome));
         }
         let stride = self.config.rows() as u32 + 1;
-        let column_mask = (B::ONE << stride).wrapping_sub(B::ONE) << (column as u32 * stride);
+        // Two shifts, because a single column can fill the whole word
+        // (1×63 on u64, 1×127 on u128) and `ONE << stride` would overflow.
+        let column_mask =
+            ((B::ONE << (stride - 1)) << 1).wrapping_sub(B::ONE) << (column as u32 * stride);
         let landing = geo.playable(stones[0] | stones[1]) & column_mask;
         if landing == B::ZERO {
             return Err(MoveError::ColumnFull(column));

@@ -255,3 +255,26 @@ fn registries_list_the_oracle_first() {
     let names: HashSet<_> = variants().iter().map(|v| v.name).collect();
     assert_eq!(names.len(), variants().len());
 }
+
+/// A single column as tall as the word (1×63 on u64, 1×127 on u128) is a
+/// legal configuration: moves land, the column fills, and K in a column wins.
+#[test]
+fn single_full_word_columns_accept_moves() {
+    for (config, height) in [("1x63k5", 63usize), ("1x127k2", 127)] {
+        let one = format!("{config}:1").parse::<Position>().unwrap();
+        assert_eq!(one.plies(), 1, "{config}");
+        let perft = perft_variants()[0].make;
+        let oracle = perft().unwrap();
+        // Alternating stones in one column never align vertically for K >= 2,
+        // so every ply up to a full column is a leaf of its own depth.
+        assert_eq!(
+            oracle.perft(&Position::empty(one.config()), 1),
+            1,
+            "{config}"
+        );
+        let full = format!("{config}:{}", "1".repeat(height)).parse::<Position>();
+        assert!(full.is_ok(), "{config}: {full:?}");
+        let over = format!("{config}:{}", "1".repeat(height + 1)).parse::<Position>();
+        assert!(over.is_err(), "{config}");
+    }
+}
