@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// Cases per input set in the main job's check: enough to catch a broken
 /// variant, few enough to leave the time budget to the benchmark.
-const CASES: usize = 2000;
+const CASES: usize = 300;
 
 /// Runs check, quick bench and the report (into `report/`), then prints a
 /// one-line-per-workload summary and where `index.html` is.
