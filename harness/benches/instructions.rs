@@ -6,7 +6,9 @@
 //! --run-case` under callgrind and counts one pass over a prepared batch;
 //! `bitbench count` runs the same group and converts the summaries into a
 //! results file. Needs valgrind and `gungraun-runner` 0.20.0
-//! (`bash .ci/install-measure-tools`).
+//! (`bash .ci/install-measure-tools`). Filter with a wildcard on the
+//! benchmark path, e.g. `cargo bench -p harness --bench instructions --
+//! '*components__swar*'`.
 
 fn main() -> std::process::ExitCode {
     harness::counting::bench_main(env!("CARGO_BIN_EXE_bitbench"))
