@@ -3,6 +3,7 @@
 //! Adding a workload is one adapter module here and one line in [`all`];
 //! every subcommand reads this list.
 
+mod cephalopod;
 mod components;
 mod connectx;
 mod meteor;
@@ -17,6 +18,7 @@ static ALL: &[&dyn DynWorkload] = &[
     &connectx::WIN,
     &connectx::PERFT,
     &meteor::METEOR,
+    &cephalopod::CEPHALOPOD,
     // new workloads: one line above this comment
 ];
 

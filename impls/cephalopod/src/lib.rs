@@ -113,6 +113,14 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// What is wrong, without the input (for callers that name it
+    /// themselves).
+    pub fn problem(&self) -> &str {
+        &self.problem
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -1,0 +1,324 @@
+//! Adapter for `impls/cephalopod`: the 3×3 dice-capture puzzle of the
+//! CodinGame Spring Challenge 2025 — the sum of the final boards' hashes over
+//! every game path of a given depth, mod 2^30.
+//!
+//! The oracle visits every path, so the cost model skips it beyond a path
+//! count (computed exactly, stopping at the bound), and skips the variants
+//! without a symmetric cache on the low-rank, deep problems that take them
+//! seconds. `official` and `rank-depth` expand into one record per test and
+//! per (rank, depth) cell, the latter named `rank:R depth:D` for the
+//! heatmap.
+
+use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use cephalopod::{Problem, Solver, inputs};
+
+/// The `cephalopod` workload.
+pub struct Cephalopod;
+
+/// The `cephalopod` workload.
+pub const CEPHALOPOD: Cephalopod = Cephalopod;
+
+/// `naive` runs only on problems with at most this many paths (tens of
+/// milliseconds a solve).
+pub const NAIVE_PATHS: u64 = 2_000_000;
+
+/// Variants that cache (board, depth) pairs without symmetry take seconds on
+/// problems of at most this rank...
+const SLOW_RANK: u32 = 9;
+/// ...at this depth or more.
+const SLOW_DEPTH: u32 = 26;
+
+/// Boards per `rank:R depth:D` cell.
+const CELL_BOARDS: usize = 4;
+
+struct Batch(Box<dyn Solver>);
+
+impl Solve<Problem, u32> for Batch {
+    fn solve_batch(&self, inputs: &[Problem], out: &mut [u32]) {
+        for (p, out) in inputs.iter().zip(out) {
+            *out = self.0.solve(p.depth, p.board);
+        }
+    }
+}
+
+/// The ranks and depths of the rank-by-depth sweep: R = 0..=18 by D =
+/// 6..=40, or a coarser grid for `--quick` (about a minute for every variant).
+fn sweep(quick: bool) -> Vec<String> {
+    let (ranks, depths): (Vec<u32>, Vec<u32>) = if quick {
+        ((0..=18).step_by(3).collect(), vec![6, 14, 22, 30])
+    } else {
+        ((0..=18).collect(), (6..=40).collect())
+    };
+    ranks
+        .iter()
+        .flat_map(|r| depths.iter().map(move |d| format!("rank:{r} depth:{d}")))
+        .collect()
+}
+
+/// Parses `rank:R depth:D`.
+fn rank_depth(name: &str) -> Option<Result<(u32, u32), String>> {
+    let (rank, depth) = name.strip_prefix("rank:")?.split_once(" depth:")?;
+    Some(match (rank.parse::<u32>(), depth.parse::<u32>()) {
+        (Ok(r), Ok(d)) if r <= 54 => Ok((r, d)),
+        (Ok(r), Ok(_)) => Err(format!("{name}: rank {r} is above 54 (nine sixes)")),
+        _ => Err(format!("{name}: R and D must be non-negative integers")),
+    })
+}
+
+impl Workload for Cephalopod {
+    type Input = Problem;
+    type Output = u32;
+
+    fn name(&self) -> &'static str {
+        "cephalopod"
+    }
+    fn description(&self) -> &'static str {
+        "3×3 dice-capture puzzle: sum of final-board hashes over all paths of a depth, mod 2^30"
+    }
+    fn unit(&self) -> &'static str {
+        "solves"
+    }
+
+    fn variants(&self) -> Vec<VariantInfo> {
+        cephalopod::variants()
+            .iter()
+            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .collect()
+    }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Problem, u32>>> {
+        let v = cephalopod::variants()
+            .into_iter()
+            .find(|v| v.name == variant)?;
+        Some(Box::new(Batch((v.make)()?)))
+    }
+
+    fn input_sets(&self) -> Vec<InputSetInfo> {
+        vec![
+            InputSetInfo {
+                pattern: "official",
+                description: "the contest's 12 tests (bench: one record each, official:1 … official:12)",
+            },
+            InputSetInfo {
+                pattern: "official:K",
+                description: "official test K (1 to 12)",
+            },
+            InputSetInfo {
+                pattern: "empty:D",
+                description: "the empty board at depth D",
+            },
+            InputSetInfo {
+                pattern: "rank:R depth:D",
+                description: "seeded boards whose dice sum to R (0 to 54), at depth D",
+            },
+            InputSetInfo {
+                pattern: "rank-depth",
+                description: "rank:R depth:D for R = 0..18, D = 6..40 (--quick: R step 3, D = 6,14,22,30) (bench only)",
+            },
+        ]
+    }
+    fn bench_sets(&self, quick: bool) -> Vec<String> {
+        let sets: &[&str] = if quick {
+            &["official", "empty:20"]
+        } else {
+            &["official", "empty:30", "empty:40"]
+        };
+        sets.iter().map(|s| s.to_string()).collect()
+    }
+    fn check_sets(&self) -> Vec<String> {
+        // `check` draws 10 000 boards per set by default: shallow sets keep
+        // every variant (and mostly the oracle) at microseconds a solve.
+        let mut sets = vec!["official".to_owned()];
+        sets.extend([0, 3, 6, 9, 12, 15, 18].map(|r| format!("rank:{r} depth:5")));
+        sets.extend([8, 14, 20].map(|r| format!("rank:{r} depth:7")));
+        sets
+    }
+    fn expand_set(&self, name: &str, quick: bool) -> Vec<String> {
+        match name {
+            "official" => (1..=12).map(|k| format!("official:{k}")).collect(),
+            "rank-depth" => sweep(quick),
+            _ => vec![name.to_owned()],
+        }
+    }
+    fn bench_batch(&self, quick: bool) -> usize {
+        // One input is a whole search: a few per sample suffice.
+        if quick { CELL_BOARDS / 2 } else { CELL_BOARDS }
+    }
+    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Problem>, String> {
+        if name == "official" {
+            return Ok(inputs::official());
+        }
+        if let Some(k) = name.strip_prefix("official:") {
+            return match k.parse::<usize>() {
+                Ok(k @ 1..=12) => Ok(vec![inputs::official()[k - 1]]),
+                _ => Err(format!("{name}: '{k}' is not a test number (1 to 12)")),
+            };
+        }
+        if let Some(d) = name.strip_prefix("empty:") {
+            return d
+                .parse()
+                .map(|d| vec![inputs::empty(d)])
+                .map_err(|_| format!("{name}: '{d}' is not a depth (a non-negative integer)"));
+        }
+        if let Some(rd) = rank_depth(name) {
+            let (r, d) = rd?;
+            // Rank 0 holds one board: the empty one.
+            return Ok(inputs::rank(r, d, seed, if r == 0 { 1 } else { n }));
+        }
+        Err(format!(
+            "unknown input set '{name}' (known: official, official:K, empty:D, rank:R depth:D, rank-depth)"
+        ))
+    }
+    fn edge_cases(&self) -> Vec<(String, Problem)> {
+        inputs::edge_cases()
+            .into_iter()
+            .map(|(label, p)| (label.to_owned(), p))
+            .collect()
+    }
+
+    fn parse_input(&self, text: &str) -> Result<Problem, String> {
+        text.parse()
+            .map_err(|e: cephalopod::ParseError| e.problem().to_owned())
+    }
+    /// The contest's stdin format (the depth alone on the first line, then 3
+    /// rows of 3 space-separated values), or one `DEPTH ROW/ROW/ROW` a line.
+    fn parse_input_file(&self, text: &str) -> Result<Vec<Problem>, String> {
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if first.contains('/') {
+            return text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty() && !l.trim().starts_with('#'))
+                .map(|(i, l)| {
+                    self.parse_input(l.trim())
+                        .map_err(|e| format!("line {}: {e}", i + 1))
+                })
+                .collect();
+        }
+        Problem::parse_contest(text)
+            .map(|p| vec![p])
+            .map_err(|e| format!("contest format: {}", e.problem()))
+    }
+    fn format_input(&self, input: &Problem) -> String {
+        input.to_string()
+    }
+    fn picture(&self, input: &Problem) -> String {
+        let rows = input.board.to_string().replace('/', "\n");
+        format!("depth {}\n{rows}", input.depth)
+    }
+    fn format_output(&self, output: &u32) -> String {
+        output.to_string()
+    }
+    fn same(&self, a: &u32, b: &u32) -> bool {
+        a == b
+    }
+
+    fn skip(&self, variant: &str, input: &Problem) -> Option<String> {
+        match variant {
+            "naive" => cephalopod::path_count(input.depth, input.board, NAIVE_PATHS)
+                .is_none()
+                .then(|| format!("over {NAIVE_PATHS} paths; naive visits every path")),
+            "memo" | "bfs" | "swar"
+                if input.board.rank() <= SLOW_RANK && input.depth >= SLOW_DEPTH =>
+            {
+                Some(format!(
+                    "rank ≤ {SLOW_RANK} at depth ≥ {SLOW_DEPTH} takes {variant} seconds \
+                     (no symmetric cache)"
+                ))
+            }
+            _ => None,
+        }
+    }
+    /// One move less deep, or one die fewer.
+    fn shrink(&self, input: &Problem) -> Vec<Problem> {
+        let mut smaller = Vec::new();
+        if input.depth > 0 {
+            smaller.push(Problem {
+                depth: input.depth - 1,
+                ..*input
+            });
+        }
+        let cells = input.board.cells();
+        for i in (0..9).filter(|&i| cells[i] != 0) {
+            let mut fewer = cells;
+            fewer[i] = 0;
+            if let Some(board) = cephalopod::Board::from_cells(fewer) {
+                smaller.push(Problem { board, ..*input });
+            }
+        }
+        smaller
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_expand_and_generate() {
+        let official = CEPHALOPOD.expand_set("official", false);
+        assert_eq!(official.len(), 12);
+        for (k, name) in official.iter().enumerate() {
+            let p = CEPHALOPOD.generate(name, 0, 5).unwrap();
+            assert_eq!(p, vec![inputs::official()[k]]);
+        }
+        let full = CEPHALOPOD.expand_set("rank-depth", false);
+        assert_eq!(full.len(), 19 * 35);
+        assert_eq!(full[0], "rank:0 depth:6");
+        assert!(CEPHALOPOD.expand_set("rank-depth", true).len() < 40);
+        for name in CEPHALOPOD.expand_set("rank-depth", true) {
+            let ps = CEPHALOPOD.generate(&name, 1, 3).unwrap();
+            let (r, d) = rank_depth(&name).unwrap().unwrap();
+            assert!(
+                ps.iter().all(|p| p.board.rank() == r && p.depth == d),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            CEPHALOPOD.generate("empty:40", 0, 5).unwrap(),
+            vec![inputs::empty(40)]
+        );
+    }
+
+    #[test]
+    fn bad_set_names_are_errors() {
+        for name in [
+            "official:0",
+            "official:13",
+            "empty:x",
+            "rank:55 depth:3",
+            "rank:x depth:3",
+            "nope",
+        ] {
+            assert!(CEPHALOPOD.generate(name, 1, 3).is_err(), "{name}");
+        }
+    }
+
+    #[test]
+    fn cost_model_skips_only_the_expensive() {
+        let cheap: Problem = "8 606/000/615".parse().unwrap();
+        let deep = inputs::empty(40);
+        assert!(CEPHALOPOD.skip("naive", &cheap).is_none());
+        assert!(CEPHALOPOD.skip("naive", &deep).unwrap().contains("paths"));
+        assert!(CEPHALOPOD.skip("memo", &deep).is_some());
+        for fast in ["sym", "simd", "range", "simd-range"] {
+            assert!(CEPHALOPOD.skip(fast, &deep).is_none(), "{fast}");
+        }
+    }
+
+    #[test]
+    fn input_file_formats() {
+        let contest = CEPHALOPOD
+            .parse_input_file("20\n0 6 0\n2 2 2\n1 6 1\n")
+            .unwrap();
+        assert_eq!(contest, vec!["20 060/222/161".parse().unwrap()]);
+        let lines = CEPHALOPOD
+            .parse_input_file("20 060/222/161\n\n1 555/005/555\n")
+            .unwrap();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            CEPHALOPOD
+                .parse_input_file("20\n0 6 0\n2 2\n1 6 1\n")
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! End-to-end tests of the `bitbench` binary on the `cephalopod` workload:
+//! solve (both input formats), the one-line exit-code-2 errors, a quick
+//! check, and bench records for per-test and rank-by-depth sets with the
+//! oracle skipped by the cost model.
+
+use std::process::{Command, Output};
+
+fn bitbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitbench"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("bitbench runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("bitbench-ceph-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn solve_prints_the_spec_example_with_every_variant() {
+    let list = bitbench(&["list", "--json"]);
+    let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let variants: Vec<&str> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["workload"] == "cephalopod" && e["available"] == true)
+        .map(|e| e["variant"].as_str().unwrap())
+        .collect();
+    assert!(variants.len() >= 6, "{variants:?}");
+    let out = bitbench(&["solve", "cephalopod", "20 060/222/161"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "322444322\n");
+    for v in variants {
+        let out = bitbench(&[
+            "solve",
+            "cephalopod",
+            "--variant",
+            v,
+            "20 060/222/161",
+            "1 000/000/000",
+        ]);
+        assert!(out.status.success(), "{v}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "322444322\n111111111\n", "variant {v}");
+    }
+}
+
+#[test]
+fn input_file_takes_the_contest_format_and_lines() {
+    let contest = temp("contest.txt");
+    std::fs::write(&contest, "40\n0 5 4\n0 3 0\n0 3 0\n").unwrap();
+    let out = bitbench(&[
+        "solve",
+        "cephalopod",
+        "--input-file",
+        contest.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&contest).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "667094338\n");
+
+    let lines = temp("lines.txt");
+    std::fs::write(&lines, "1 666/666/660\n\n1 666/656/101\n").unwrap();
+    let out = bitbench(&[
+        "solve",
+        "cephalopod",
+        "--input-file",
+        lines.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&lines).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "666666661\n926126417\n");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    let bad_file = temp("bad.txt");
+    std::fs::write(&bad_file, "20\n0 6 0\n2 9 2\n1 6 1\n").unwrap();
+    let cases: &[&[&str]] = &[
+        &["solve", "cephalopod", "x 060/222/161"],
+        &["solve", "cephalopod", "--", "-3 060/222/161"],
+        &["solve", "cephalopod", "20 070/222/161"],
+        &["solve", "cephalopod", "20 06/222/161"],
+        &["solve", "cephalopod", "20 060/222"],
+        &["solve", "cephalopod", "20 060/222/161/000"],
+        &["solve", "cephalopod", "20"],
+        &[
+            "solve",
+            "cephalopod",
+            "--input-file",
+            bad_file.to_str().unwrap(),
+        ],
+        &[
+            "solve",
+            "cephalopod",
+            "--variant",
+            "naive",
+            "40 000/000/000",
+        ],
+        &["solve", "cephalopod", "--variant", "nope", "1 000/000/000"],
+        &["bench", "cephalopod", "--inputs", "official:13"],
+        &["bench", "cephalopod", "--inputs", "rank:99 depth:3"],
+    ];
+    for args in cases {
+        let out = bitbench(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("bitbench: "), "{args:?}: {err}");
+    }
+    std::fs::remove_file(&bad_file).unwrap();
+}
+
+#[test]
+fn check_passes_with_the_oracle_skipped_where_too_slow() {
+    let out = bitbench(&["check", "cephalopod", "--cases", "20", "--seed", "3"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("sym: agreed with naive on"), "{text}");
+    assert!(text.contains("naive skipped on"), "{text}");
+    assert!(text.contains("cephalopod: ok"), "{text}");
+}
+
+#[test]
+fn bench_writes_per_test_and_rank_depth_records() {
+    let path = temp("bench.json");
+    let out = bitbench(&[
+        "bench",
+        "cephalopod",
+        "--quick",
+        "--variant",
+        "naive",
+        "sym",
+        "--inputs",
+        "official",
+        "rank:3 depth:6",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let records = results["records"].as_array().unwrap();
+    let time = |variant: &str, set: &str| {
+        records
+            .iter()
+            .find(|r| r["variant"] == variant && r["input_set"] == set && r["metric"] == "time")
+            .unwrap_or_else(|| panic!("no record for {variant} on {set}"))
+    };
+    for k in 1..=12 {
+        let r = time("sym", &format!("official:{k}"));
+        assert_eq!(r["status"], "ok", "{r}");
+        assert!(r["median"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    // The oracle runs the cheap tests and is skipped, with its reason, on
+    // the deep ones.
+    assert_eq!(time("naive", "official:3")["status"], "ok");
+    let deep = time("naive", "official:10");
+    assert_eq!(deep["status"], "skipped", "{deep}");
+    assert!(deep["reason"].as_str().unwrap().contains("paths"), "{deep}");
+    assert_eq!(time("sym", "rank:3 depth:6")["status"], "ok");
+}
