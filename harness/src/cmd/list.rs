@@ -2,6 +2,8 @@
 
 use crate::workloads;
 use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// One row of `list --json`; other tools script against these fields.
 #[derive(Serialize)]
@@ -15,7 +17,14 @@ struct Entry {
 }
 
 /// Prints the registry as a table or, with `json`, a JSON array.
+///
+/// The text is written in one go and a closed pipe (`bitbench list | head`)
+/// ends the output quietly instead of panicking like `println!` would.
 pub fn run(json: bool) {
+    let _ = std::io::stdout().lock().write_all(render(json).as_bytes());
+}
+
+fn render(json: bool) -> String {
     let entries: Vec<Entry> = workloads::all()
         .iter()
         .flat_map(|w| {
@@ -29,25 +38,29 @@ pub fn run(json: bool) {
         })
         .collect();
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&entries).expect("entries serialise")
-        );
-        return;
+        return serde_json::to_string_pretty(&entries).expect("entries serialise") + "\n";
     }
+    let mut out = String::new();
     for w in workloads::all() {
-        println!("{} — {} (unit: {})", w.name(), w.description(), w.unit());
+        let _ = writeln!(
+            out,
+            "{} — {} (unit: {})",
+            w.name(),
+            w.description(),
+            w.unit()
+        );
         for e in entries.iter().filter(|e| e.workload == w.name()) {
             let status = match &e.reason {
                 None => String::new(),
                 Some(r) => format!("  [unavailable: {r}]"),
             };
-            println!("  {:<18} {}{status}", e.variant, e.description);
+            let _ = writeln!(out, "  {:<18} {}{status}", e.variant, e.description);
         }
-        println!("  input sets:");
+        out += "  input sets:\n";
         for s in w.input_sets() {
-            println!("    {:<18} {}", s.pattern, s.description);
+            let _ = writeln!(out, "    {:<18} {}", s.pattern, s.description);
         }
-        println!();
+        out += "\n";
     }
+    out
 }
