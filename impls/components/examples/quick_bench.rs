@@ -1,6 +1,6 @@
 //! Rough ns/board for every variant on a few input sets, for use while optimising
 //! (`cargo run --release --example quick_bench [groups4] [sweep] [filter]`; `sweep` measures
-//! densities 0.05 to 0.95 in steps of 0.1 instead). The harness's `bench` is the careful
+//! densities 0.05 to 0.95 in steps of 0.05 instead). The harness's `bench` is the careful
 //! measurement; this is a quick look.
 
 use std::hint::black_box;
@@ -21,9 +21,9 @@ fn main() {
         .collect();
     let n = 4096;
     let sets: Vec<(String, Vec<_>)> = if sweep {
-        (0..10)
+        (1..20)
             .map(|k| {
-                let p = 0.05 + 0.1 * k as f64;
+                let p = 0.05 * k as f64;
                 (format!("d{p:.2}"), inputs::density(p, 10 + k, n))
             })
             .collect()
@@ -36,9 +36,9 @@ fn main() {
             ("seed".into(), inputs::seed_set(5, n)),
         ]
     };
-    print!("{:<22}", "variant");
+    print!("{:<10}", "variant");
     for (name, _) in &sets {
-        print!("{name:>8}");
+        print!("{name:>7}");
     }
     println!("   (ns/board, min over {ROUNDS} interleaved rounds)");
     let list = if g4 { groups4_variants() } else { variants() };
@@ -72,9 +72,9 @@ fn main() {
         }
     }
     for ((name, _), row) in labelers.iter().zip(&best) {
-        print!("{name:<22}");
+        print!("{name:<10}");
         for ns in row {
-            print!("{ns:>8.1}");
+            print!("{ns:>7.1}");
         }
         println!();
     }

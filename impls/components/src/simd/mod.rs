@@ -262,7 +262,7 @@ mod rounds {
 
     /// Cells per board from which a group counts as dense: there components span the board,
     /// and filling down whole columns each round pays for its cost.
-    const DENSE_CELLS: u32 = 48;
+    const DENSE_CELLS: u32 = 40;
 
     /// Grows the components of `rest`, one per board per round, appending each board's to its
     /// row of `found` (row-major) and counting them in `count`. `fill` adds whole-column
