@@ -2,10 +2,10 @@
 //! for the whole board at once and emitted without growth. Other small components come from a
 //! table built at compile time: the component of a row's first cell within that row and the
 //! next, which is the whole component when it touches nothing in the row after. The rest grow
-//! from that piece by dilation in a u64 window of ten rows (half
-//! the cost of u128); a component that leaves the window, keeps growing, or starts dense
-//! finishes with whole-run fills (carry addition and Kogge-Stone shifts with per-board
-//! propagator masks) that cross a dense board in a few rounds.
+//! from that piece by dilation in a u64 window of ten rows (half the cost of u128); a component
+//! that leaves the window, keeps growing, or starts dense finishes with whole-run fills (carry
+//! addition and Kogge-Stone shifts with per-board propagator masks) that cross a dense board in
+//! a few rounds.
 
 use crate::bits::{NOT_LEFT, NOT_RIGHT, RIGHT, isolated};
 use crate::{Board, Components, Labeler};
