@@ -97,6 +97,12 @@ pub trait Workload: Send + Sync + 'static {
         let _ = quick;
         vec![name.to_owned()]
     }
+    /// Sweeps the main job measures with the fastest available variant only
+    /// (quick), so its report has the sweep charts (density lines, the
+    /// rank-by-depth heatmap) without timing every variant on every cell.
+    fn sweep_sets(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// How many inputs one bench sample holds when the set has no fixed size.
     fn bench_batch(&self, quick: bool) -> usize {
         if quick { 1024 } else { 4096 }
@@ -195,6 +201,8 @@ pub trait DynWorkload: Send + Sync {
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
     /// Verifies then times; returns the records.
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
+    /// Sweeps the main job measures with the fastest variant only.
+    fn sweep_sets(&self) -> Vec<String>;
     /// The input sets measured for `named` (empty: the `bench` defaults),
     /// sweeps expanded into their members.
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
@@ -236,6 +244,9 @@ impl<W: Workload> DynWorkload for W {
     }
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
         bench::run(self, options)
+    }
+    fn sweep_sets(&self) -> Vec<String> {
+        Workload::sweep_sets(self)
     }
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
         let named = if named.is_empty() {

@@ -24,7 +24,33 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
         seed,
         ..BenchOptions::default()
     };
-    let (path, results) = super::bench::run(all, &options, out)?;
+    let (path, mut results) = super::bench::run(all, &options, out)?;
+    for w in all {
+        let sets = w.sweep_sets();
+        let fastest = w
+            .variants()
+            .into_iter()
+            .rev()
+            .find(|v| v.unavailable.is_none());
+        let (false, Some(fastest)) = (sets.is_empty(), fastest) else {
+            continue;
+        };
+        let sweep = BenchOptions {
+            variants: vec![fastest.name.to_owned()],
+            sets: sets.clone(),
+            ..options.clone()
+        };
+        let records = w.bench(&sweep)?;
+        println!(
+            "sweep: {} {} with {} ({} records)",
+            w.name(),
+            sets.join(" "),
+            fastest.name,
+            records.len()
+        );
+        results.records.extend(records);
+    }
+    results.write(&path)?;
     let sources = [reports::Source::new(label(&path), &path, results)];
     let report = super::report::render(&sources, Path::new(super::report::DEFAULT_DIR))?;
     println!("\nsummary (quick run; `bitbench bench` measures longer):");

@@ -124,6 +124,9 @@ impl Workload for Cephalopod {
         };
         sets.iter().map(|s| s.to_string()).collect()
     }
+    fn sweep_sets(&self) -> Vec<String> {
+        vec!["rank-depth".into()]
+    }
     fn check_sets(&self) -> Vec<String> {
         // `check` draws 10 000 boards per set by default: shallow sets keep
         // every variant (and mostly the oracle) at microseconds a solve.

@@ -100,6 +100,9 @@ impl Workload for Components {
         .map(String::from)
         .to_vec()
     }
+    fn sweep_sets(&self) -> Vec<String> {
+        vec!["density-sweep".into()]
+    }
     fn check_sets(&self) -> Vec<String> {
         sweep().chain(["seed".into(), "game".into()]).collect()
     }
