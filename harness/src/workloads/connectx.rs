@@ -180,7 +180,8 @@ impl Workload for WinDetection {
     }
 
     fn parse_input(&self, text: &str) -> Result<Position, String> {
-        text.parse().map_err(|e: connectx::Error| e.reason().to_owned())
+        text.parse()
+            .map_err(|e: connectx::Error| e.reason().to_owned())
     }
     fn format_input(&self, input: &Position) -> String {
         input.to_string()
@@ -319,7 +320,8 @@ impl Workload for PerftCount {
     }
 
     fn parse_input(&self, text: &str) -> Result<PerftInput, String> {
-        text.parse().map_err(|e: connectx::Error| e.reason().to_owned())
+        text.parse()
+            .map_err(|e: connectx::Error| e.reason().to_owned())
     }
     fn format_input(&self, input: &PerftInput) -> String {
         input.to_string()
