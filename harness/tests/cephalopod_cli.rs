@@ -3,23 +3,8 @@
 //! check, and bench records for per-test and rank-by-depth sets with the
 //! oracle skipped by the cost model.
 
-use std::process::{Command, Output};
-
-fn bitbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitbench"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("bitbench runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{bitbench, stderr, stdout};
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("bitbench-ceph-{}-{name}", std::process::id()))

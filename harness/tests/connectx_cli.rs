@@ -2,23 +2,8 @@
 //! `connectx-perft` workloads: the spec's answers through `solve`, a small
 //! `check`, and one-line, exit-code-2 errors for bad input.
 
-use std::process::{Command, Output};
-
-fn bitbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitbench"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("bitbench runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{bitbench, stderr, stdout};
 
 /// Available variants of `workload`, from `list --json`.
 fn variants(workload: &str) -> Vec<String> {

@@ -5,23 +5,9 @@
 
 use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bitbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitbench"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("bitbench runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Command;
+mod common;
+use common::{bitbench, stderr, stdout};
 
 /// A scratch directory per test, removed on drop.
 struct Scratch(PathBuf);

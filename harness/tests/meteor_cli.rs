@@ -3,7 +3,8 @@
 //! small `check`, a `bench` that reports search nodes, and one-line,
 //! exit-code-2 errors for bad boards.
 
-use std::process::{Command, Output};
+mod common;
+use common::{bitbench, stderr, stdout};
 
 const SMALLEST: &str = "00001222012661126155865558633348893448934747977799";
 const LARGEST: &str = "99998966856688568255777257472014220144031400311333";
@@ -34,22 +35,6 @@ const BENCHMARK_TEXT: &str = "2098 solutions found
  1 1 3 3 3 
 
 ";
-
-fn bitbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitbench"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("bitbench runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn solve_prints_count_smallest_and_largest() {

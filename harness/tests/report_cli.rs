@@ -6,15 +6,9 @@
 
 use reports::{Build, Machine, Metric, Record, ResultsFile, SCHEMA, Status};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bitbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitbench"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("bitbench runs")
-}
+use std::process::Command;
+mod common;
+use common::bitbench;
 
 fn dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-cli-{name}"));
