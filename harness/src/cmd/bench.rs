@@ -54,18 +54,8 @@ fn ensure_writable(path: &Path) -> Result<(), CliError> {
 /// Prints time per element (median ± MAD) and speedup over the oracle,
 /// one row per input set and one column per variant.
 pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
-    let variants: Vec<&str> = w
-        .variants()
-        .iter()
-        .map(|v| v.name)
-        .filter(|v| records.iter().any(|r| r.variant == *v))
-        .collect();
-    let mut sets: Vec<&str> = Vec::new();
-    for r in records {
-        if !sets.contains(&r.input_set.as_str()) {
-            sets.push(&r.input_set);
-        }
-    }
+    let all: Vec<&Record> = records.iter().collect();
+    let (variants, sets) = super::table::axes(w, &all);
     let Some(oracle) = w.variants().first().map(|v| v.name) else {
         return;
     };
@@ -81,48 +71,25 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
     let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(16);
 
-    println!("\n{}: time per element ({unit}, median ± MAD)", w.name());
-    print!("{:<set_width$}", "input set");
-    for v in &variants {
-        print!("  {v:>col$}");
-    }
-    println!();
-    for set in &sets {
-        print!("{set:<set_width$}");
-        for v in &variants {
-            let cell = match time(v, set) {
-                Some(r) if r.status == Status::Ok => {
-                    format!("{} ±{}", human_ns(r.median), human_ns(r.mad))
-                }
-                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
-                Some(_) => "skipped".to_owned(),
-                None => "-".to_owned(),
-            };
-            print!("  {cell:>col$}");
+    let title = format!("{}: time per element ({unit}, median ± MAD)", w.name());
+    super::table::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
+        Some(r) if r.status == Status::Ok => {
+            format!("{} ±{}", human_ns(r.median), human_ns(r.mad))
         }
-        println!();
-    }
-
-    println!("\n{}: speedup over {oracle}", w.name());
-    print!("{:<set_width$}", "input set");
-    for v in &variants {
-        print!("  {v:>col$}");
-    }
-    println!();
-    for set in &sets {
-        print!("{set:<set_width$}");
+        Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+        Some(_) => "skipped".to_owned(),
+        None => "-".to_owned(),
+    });
+    let title = format!("{}: speedup over {oracle}", w.name());
+    super::table::print_grid(&title, &sets, &variants, 16, |v, set| {
         let base = time(oracle, set).filter(|r| r.status == Status::Ok);
-        for v in &variants {
-            let cell = match (base, time(v, set)) {
-                (Some(b), Some(r)) if r.status == Status::Ok && r.median > 0.0 => {
-                    format!("{:.1}×", b.median / r.median)
-                }
-                _ => "-".to_owned(),
-            };
-            print!("  {cell:>col$}");
+        match (base, time(v, set)) {
+            (Some(b), Some(r)) if r.status == Status::Ok && r.median > 0.0 => {
+                format!("{:.1}×", b.median / r.median)
+            }
+            _ => "-".to_owned(),
         }
-        println!();
-    }
+    });
 
     let counters: Vec<&Record> = records
         .iter()

@@ -199,49 +199,26 @@ fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     let Some(unit) = records.first().map(|r| r.unit.clone()) else {
         return;
     };
-    let variants: Vec<&str> = w
-        .variants()
-        .iter()
-        .map(|v| v.name)
-        .filter(|v| records.iter().any(|r| r.variant == *v))
-        .collect();
-    let mut sets: Vec<&str> = Vec::new();
-    for r in &records {
-        if !sets.contains(&r.input_set.as_str()) {
-            sets.push(&r.input_set);
-        }
-    }
-    let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
-    let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(12);
-    println!("\n{}: {unit}", w.name());
-    print!("{:<set_width$}", "input set");
-    for v in &variants {
-        print!("  {v:>col$}");
-    }
-    println!();
-    for set in &sets {
-        print!("{set:<set_width$}");
-        for v in &variants {
-            let cell = match records
-                .iter()
-                .find(|r| r.variant == *v && r.input_set == *set)
+    let (variants, sets) = super::table::axes(w, &records);
+    let title = format!("{}: {unit}", w.name());
+    super::table::print_grid(&title, &sets, &variants, 12, |v, set| {
+        match records
+            .iter()
+            .find(|r| r.variant == v && r.input_set == set)
+        {
+            Some(r) if r.status == Status::Ok => format_count(r.median),
+            Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+            Some(r)
+                if r.reason
+                    .as_deref()
+                    .is_some_and(|s| s.starts_with("not countable")) =>
             {
-                Some(r) if r.status == Status::Ok => format_count(r.median),
-                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
-                Some(r)
-                    if r.reason
-                        .as_deref()
-                        .is_some_and(|s| s.starts_with("not countable")) =>
-                {
-                    "n/c".to_owned()
-                }
-                Some(_) => "skipped".to_owned(),
-                None => "-".to_owned(),
-            };
-            print!("  {cell:>col$}");
+                "n/c".to_owned()
+            }
+            Some(_) => "skipped".to_owned(),
+            None => "-".to_owned(),
         }
-        println!();
-    }
+    });
     let mut reasons: Vec<String> = Vec::new();
     for r in records.iter().filter(|r| r.status != Status::Ok) {
         let line = format!("  {}: {}", r.variant, r.reason.as_deref().unwrap_or(""));

@@ -11,6 +11,7 @@ pub mod main_job;
 pub mod matrix;
 pub mod report;
 pub mod solve;
+pub mod table;
 
 use crate::error::CliError;
 use crate::workload::DynWorkload;
