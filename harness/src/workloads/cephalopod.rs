@@ -303,7 +303,7 @@ mod tests {
         assert!(CEPHALOPOD.skip("naive", &cheap).is_none());
         assert!(CEPHALOPOD.skip("naive", &deep).unwrap().contains("paths"));
         assert!(CEPHALOPOD.skip("memo", &deep).is_some());
-        for fast in ["sym", "simd", "range", "simd-range"] {
+        for fast in ["sym", "simd", "range", "simd-range", "front"] {
             assert!(CEPHALOPOD.skip(fast, &deep).is_none(), "{fast}");
         }
     }

@@ -21,11 +21,13 @@ mod cellsums;
 mod dfs;
 mod moves;
 mod packed;
+mod stabiliser;
 mod swarmoves;
 mod symmetry;
 mod table;
 
 pub mod bfs;
+pub mod front;
 pub mod memo;
 pub mod naive;
 pub mod range;
@@ -327,6 +329,12 @@ pub fn variants() -> Vec<Variant> {
             description: "range with the AVX2 canonicalisation and digit-sum permutation of simd",
             features: simd::FEATURES,
             make: simd::make_range,
+        },
+        Variant {
+            name: "front",
+            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, merged by the start's symmetries",
+            features: &[],
+            make: || Some(Box::new(front::Front)),
         },
     ]
 }

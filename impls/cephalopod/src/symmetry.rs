@@ -78,7 +78,7 @@ pub(crate) fn turn(b: u32, q: u32) -> u32 {
 }
 
 /// Applies symmetry `s` to the board.
-#[cfg(test)]
+#[inline(always)]
 pub(crate) fn apply(b: u32, s: u32) -> u32 {
     turn(if s & 4 != 0 { mirror(b) } else { b }, s)
 }

@@ -265,7 +265,7 @@ impl BoardTable {
 /// Asks the CPU to start loading `x`'s cache line (a hint: it has no
 /// effect on results).
 #[inline(always)]
-fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE is part of the x86_64 baseline, and a prefetch is a hint
     // that never faults nor changes memory.
