@@ -16,8 +16,10 @@ use crate::bits::Bits;
 /// `1 <= K <= max(W, H)`.
 ///
 /// Packed in one word (`W | H << 8 | K << 16`) so that telling whether a
-/// batch changes configuration is one compare per position.
+/// batch changes configuration is one compare per position (a transparent
+/// `u32`, which the SIMD kernels read as part of a position's last word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Config {
     packed: u32,
 }

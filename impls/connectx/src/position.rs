@@ -30,16 +30,37 @@ pub(crate) use by_word;
 
 /// A ConnectX position reached by legal play.
 ///
-/// The layout keeps the low 64-bit halves of both players' bitboards side by
-/// side (`lo = [player 1, player 2]`): the `u64` fast path and the SIMD
-/// kernels read one 16-byte pair per position.
+/// The layout is fixed (`repr(C)`, no padding) as five 64-bit words:
+/// `[player 1 low, player 2 low, player 1 high, player 2 high, config |
+/// plies << 32]`. The `u64` fast path reads the first 16 bytes, and the SIMD
+/// kernels load words of four positions at once and regroup them in
+/// registers ([`WORDS`], [`META`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Position {
     lo: [u64; 2],
     hi: [u64; 2],
     config: Config,
-    plies: u8,
+    // A full word rather than a byte so the struct has no padding: the SIMD
+    // kernels read whole words, which must all be initialised.
+    plies: u32,
 }
+
+/// 64-bit words per [`Position`].
+pub(crate) const WORDS: usize = 5;
+
+/// The index of the word holding the configuration (low half) and the ply
+/// count (high half) in a [`Position`]; bit 32 is the ply parity.
+pub(crate) const META: usize = 4;
+
+// The SIMD kernels rely on this layout; a change must fail the build.
+const _: () = {
+    assert!(size_of::<Position>() == WORDS * 8);
+    assert!(std::mem::offset_of!(Position, lo) == 0);
+    assert!(std::mem::offset_of!(Position, hi) == 16);
+    assert!(std::mem::offset_of!(Position, config) == META * 8);
+    assert!(std::mem::offset_of!(Position, plies) == META * 8 + 4);
+};
 
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,12 +109,12 @@ impl Position {
 
     /// Stones on the board.
     pub fn plies(&self) -> usize {
-        usize::from(self.plies)
+        self.plies as usize
     }
 
     /// The player to move next: 1 or 2.
     pub fn to_move(&self) -> u8 {
-        1 + (self.plies % 2)
+        1 + (self.plies % 2) as u8
     }
 
     /// Both players' stones as words of type `B` (`[player 1, player 2]`).
@@ -126,7 +147,7 @@ impl Position {
             lo: [lo0, lo1],
             hi: [hi0, hi1],
             config,
-            plies: plies as u8,
+            plies: plies as u32,
         }
     }
 

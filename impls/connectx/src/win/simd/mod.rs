@@ -14,28 +14,30 @@ pub mod last_mover;
 pub mod pairs;
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_movemask_pd,
-    _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
-    _mm256_sllv_epi64, _mm256_srlv_epi64,
+    __m256i, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
+    _mm256_loadu2_m128i, _mm256_movemask_pd, _mm256_or_si256, _mm256_set_epi64x,
+    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
 use crate::config::MAX_STEPS;
+use crate::position::{META, WORDS};
 use crate::{Config, Geometry, Position};
 
 /// Which boards a kernel puts in the four lanes, four positions a step.
 pub(crate) trait Layout {
     /// Vectors per step (1 or 2).
     const VECTORS: usize;
-    /// The boards of `chunk` (four positions) as vectors of `[low, high]`
-    /// words (high words only when `WIDE`); vectors past `VECTORS` are
-    /// ignored.
+    /// The boards of `chunk` as vectors of `[low, high]` words (high words
+    /// only when `WIDE`; vectors past `VECTORS` are ignored), and bits that
+    /// [`Layout::write`] needs besides the result.
     ///
     /// # Safety
     /// The CPU must support AVX2.
-    unsafe fn boards<const WIDE: bool>(chunk: &[Position]) -> [[__m256i; 2]; 2];
-    /// Writes `chunk`'s answers from the mask of lanes holding no K-run
-    /// (four bits per vector, vector 0 lowest).
-    fn write(empty_lanes: usize, chunk: &[Position], out: &mut [u8]);
+    unsafe fn boards<const WIDE: bool>(chunk: &[Position; CHUNK]) -> ([[__m256i; 2]; 2], usize);
+    /// Writes a chunk's answers from the mask of lanes holding no K-run
+    /// (four bits per vector, vector 0 lowest) and the bits from `boards`.
+    fn write(empty_lanes: usize, tag: usize, out: &mut [u8; CHUNK]);
 }
 
 /// Positions per step of every layout.
@@ -52,6 +54,54 @@ fn pair<const WIDE: bool>(a: &Position, b: &Position) -> [__m256i; 2] {
         [lo_a[0], lo_a[1], lo_b[0], lo_b[1]],
         [hi_a[0], hi_a[1], hi_b[0], hi_b[1]],
     ])
+}
+
+/// Word `W` (player 1) and word `W + 1` (player 2) of the four positions,
+/// as two vectors with lanes in position order: `W = 0` gives the low
+/// halves of the boards, `W = 2` the high ones.
+///
+/// Each 16-byte load takes a word pair of one position; two loads per
+/// vector and one unpack each regroup them by player, fewer operations
+/// than moving words one at a time.
+#[target_feature(enable = "avx2")]
+fn players<const W: usize>(chunk: &[Position; CHUNK]) -> [__m256i; 2] {
+    const { assert!(W + 1 < META) };
+    let base = chunk.as_ptr().cast::<u64>();
+    // SAFETY: `Position` is five initialised words (checked at compile
+    // time in `position`), so words W and W + 1 of positions 0 to 3 lie
+    // inside `chunk`; unaligned loads are allowed.
+    let (ac, bd) = unsafe {
+        (
+            _mm256_loadu2_m128i(base.add(2 * WORDS + W).cast(), base.add(W).cast()),
+            _mm256_loadu2_m128i(base.add(3 * WORDS + W).cast(), base.add(WORDS + W).cast()),
+        )
+    };
+    // ac = [a.W, a.W+1, c.W, c.W+1], bd = the same for b and d.
+    [_mm256_unpacklo_epi64(ac, bd), _mm256_unpackhi_epi64(ac, bd)]
+}
+
+/// The four positions' last words (configuration, and the ply count from
+/// bit 32) in lane order.
+///
+/// Four 16-byte loads that stay inside the chunk: positions 0 and 2 with
+/// the next word, 1 and 3 with the previous one; a blend keeps the right
+/// lanes.
+#[target_feature(enable = "avx2")]
+fn metas(chunk: &[Position; CHUNK]) -> __m256i {
+    let base = chunk.as_ptr().cast::<u64>();
+    // SAFETY: the word pairs start at words 4, 8, 14 and 18 of the chunk's
+    // 20 initialised words (see `players`).
+    let (ac, bd) = unsafe {
+        (
+            _mm256_loadu2_m128i(base.add(2 * WORDS + META).cast(), base.add(META).cast()),
+            _mm256_loadu2_m128i(
+                base.add(3 * WORDS + META - 1).cast(),
+                base.add(WORDS + META - 1).cast(),
+            ),
+        )
+    };
+    // ac = [a.meta, b.0, c.meta, d.0], bd = [b.3, b.meta, d.3, d.meta].
+    _mm256_blend_epi32::<0b1100_1100>(ac, bd)
 }
 
 /// Runs `L`'s kernel over a batch.
@@ -140,17 +190,16 @@ unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
         }
     }
     let mut done = 0;
-    for (chunk, out) in positions
-        .chunks_exact(CHUNK)
-        .zip(out.chunks_exact_mut(CHUNK))
-    {
+    let (chunks, _) = positions.as_chunks::<CHUNK>();
+    for (chunk, out) in chunks.iter().zip(out.as_chunks_mut::<CHUNK>().0) {
         let same = chunk
             .iter()
             .fold(true, |same, p| same & (p.config() == config));
         if !same {
             break;
         }
-        L::write(step::<L, WIDE, STEPS>(&counts, chunk), chunk, out);
+        let (empty, tag) = step::<L, WIDE, STEPS>(&counts, chunk);
+        L::write(empty, tag, out);
         done += CHUNK;
     }
     // The rest of this configuration (less than a chunk), padded with
@@ -164,24 +213,22 @@ unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
         let mut padded = [Position::empty(config); CHUNK];
         padded[..rest].copy_from_slice(&positions[done..done + rest]);
         let mut answers = [0; CHUNK];
-        L::write(
-            step::<L, WIDE, STEPS>(&counts, &padded),
-            &padded,
-            &mut answers,
-        );
+        let (empty, tag) = step::<L, WIDE, STEPS>(&counts, &padded);
+        L::write(empty, tag, &mut answers);
         out[done..done + rest].copy_from_slice(&answers[..rest]);
     }
     done + rest
 }
 
-/// One step of the loop: the empty-lane mask of `chunk`'s vectors.
+/// One step of the loop: the empty-lane mask of `chunk`'s vectors, and the
+/// layout's bits for [`Layout::write`].
 #[target_feature(enable = "avx2")]
 fn step<L: Layout, const WIDE: bool, const STEPS: usize>(
     counts: &[[[__m256i; 3]; 4]; STEPS],
-    chunk: &[Position],
-) -> usize {
+    chunk: &[Position; CHUNK],
+) -> (usize, usize) {
     // SAFETY: this function's own target feature is AVX2.
-    let boards = unsafe { L::boards::<WIDE>(chunk) };
+    let (boards, tag) = unsafe { L::boards::<WIDE>(chunk) };
     let mut mask = 0;
     for (v, boards) in boards.into_iter().enumerate().take(L::VECTORS) {
         let empty = if WIDE {
@@ -193,7 +240,7 @@ fn step<L: Layout, const WIDE: bool, const STEPS: usize>(
         };
         mask |= empty << (4 * v);
     }
-    mask
+    (mask, tag)
 }
 
 /// [`empty_lanes`] for 128-bit boards, kept out of line.

@@ -6,7 +6,7 @@
 
 use std::arch::x86_64::__m256i;
 
-use super::Layout;
+use super::{CHUNK, Layout};
 use crate::{Position, WinCheck};
 
 /// Both-player AVX2 win detection; [`Avx2::new`] checks the CPU.
@@ -51,15 +51,13 @@ impl Layout for Pairs {
     const VECTORS: usize = 2;
 
     #[target_feature(enable = "avx2")]
-    unsafe fn boards<const WIDE: bool>(chunk: &[Position]) -> [[__m256i; 2]; 2] {
-        [
-            super::pair::<WIDE>(&chunk[0], &chunk[1]),
-            super::pair::<WIDE>(&chunk[2], &chunk[3]),
-        ]
+    unsafe fn boards<const WIDE: bool>(chunk: &[Position; CHUNK]) -> ([[__m256i; 2]; 2], usize) {
+        let [a, b, c, d] = chunk;
+        ([super::pair::<WIDE>(a, b), super::pair::<WIDE>(c, d)], 0)
     }
 
     #[inline(always)]
-    fn write(empty_lanes: usize, _chunk: &[Position], out: &mut [u8]) {
-        out.copy_from_slice(&OUTPUT[empty_lanes]);
+    fn write(empty_lanes: usize, _tag: usize, out: &mut [u8; CHUNK]) {
+        *out = OUTPUT[empty_lanes];
     }
 }
