@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod inputs;
 
 mod bitmask;
+mod endgame;
 mod islands;
 mod naive;
 mod parallel;
@@ -18,6 +19,7 @@ mod symmetric;
 
 pub use bitmask::Bitmask;
 pub use board::{ParseError, PartialBoard, Puzzle, Solution, Solutions};
+pub use endgame::Endgame;
 pub use islands::Islands;
 pub use naive::Naive;
 pub use parallel::Parallel;
@@ -79,6 +81,12 @@ pub fn variants() -> Vec<Variant> {
             description: "islands + 180° symmetry: search half the empty board, record each solution turned too",
             features: &[],
             make: || Some(Box::new(Symmetric::new())),
+        },
+        Variant {
+            name: "endgame",
+            description: "symmetric, with the last three pieces looked up in a per-search cache of each region's tilings",
+            features: &[],
+            make: || Some(Box::new(Endgame::new())),
         },
         Variant {
             name: "parallel",

@@ -215,9 +215,33 @@ impl<'a> Collect<'a> {
     }
 }
 
+/// A way to search some nodes completely without expanding them (the
+/// endgame cache); `()` leaves every node to the depth-first search.
+pub(crate) trait Finish {
+    /// Either finds every completion of node `board` (on which the pieces
+    /// `placed` lie), puts them in `sink` and returns true, or returns false
+    /// to have the node expanded.
+    fn finish(&mut self, board: u64, placed: &[u64], sink: &mut Collect<'_>) -> bool;
+
+    /// Search nodes of its own work, not counted by the depth-first search
+    /// (which counts every node it hands over as one).
+    fn nodes(&self) -> u64;
+}
+
+impl Finish for () {
+    #[inline(always)]
+    fn finish(&mut self, _: u64, _: &[u64], _: &mut Collect<'_>) -> bool {
+        false
+    }
+
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
 /// Depth-first search over bitmask boards: fill the lowest empty cell with
 /// every fitting placement anchored there, of every unused piece.
-pub(crate) struct Dfs<'a, T> {
+pub(crate) struct Dfs<'a, T, F = ()> {
     table: &'a T,
     /// The children of the node at each depth, being searched.
     kids: [Kids; PIECES],
@@ -227,11 +251,21 @@ pub(crate) struct Dfs<'a, T> {
     pub(crate) nodes: u64,
     /// The solutions found so far.
     pub(crate) sink: Collect<'a>,
+    /// Finishes nodes without expanding them.
+    pub(crate) finish: F,
 }
 
 impl<'a, T: Table> Dfs<'a, T> {
     /// A search below a board on which the pieces `placed` lie.
     pub(crate) fn new(table: &'a T, placed: &[u64], sink: Collect<'a>) -> Self {
+        Dfs::with_finish(table, placed, sink, ())
+    }
+}
+
+impl<'a, T: Table, F: Finish> Dfs<'a, T, F> {
+    /// A search below a board on which the pieces `placed` lie, which lets
+    /// `finish` search the nodes it can.
+    pub(crate) fn with_finish(table: &'a T, placed: &[u64], sink: Collect<'a>, finish: F) -> Self {
         let mut all = [0; PIECES];
         all[..placed.len()].copy_from_slice(placed);
         Dfs {
@@ -241,6 +275,7 @@ impl<'a, T: Table> Dfs<'a, T> {
             depth: placed.len(),
             nodes: 0,
             sink,
+            finish,
         }
     }
 
@@ -254,12 +289,24 @@ impl<'a, T: Table> Dfs<'a, T> {
             self.nodes += 1;
             return;
         }
-        self.expand(board);
+        self.visit(board);
     }
 
-    /// A node: `board` is not known to be dead.
-    fn expand(&mut self, board: u64) {
+    /// A node: `board` is not known to be dead. (Inlined into the loop over
+    /// the children, so that nodes the [`Finish`] takes cost no call.)
+    #[inline(always)]
+    fn visit(&mut self, board: u64) {
         self.nodes += 1;
+        if !self
+            .finish
+            .finish(board, &self.placed[..self.depth], &mut self.sink)
+        {
+            self.expand(board);
+        }
+    }
+
+    /// Searches the children of node `board`.
+    fn expand(&mut self, board: u64) {
         let free = !board & CELL_MASK;
         if free == 0 {
             self.sink.solution(&self.placed[..self.depth]);
@@ -274,7 +321,7 @@ impl<'a, T: Table> Dfs<'a, T> {
             let m = self.kids[d][i];
             self.placed[d] = m;
             self.depth = d + 1;
-            self.expand(board | m);
+            self.visit(board | m);
         }
         self.depth = d;
     }
@@ -304,8 +351,22 @@ pub(crate) fn solve_with<T: Table>(
     limit: usize,
     turned_too: bool,
 ) -> Solutions {
+    solve_finishing(table, board, limit, turned_too, |_| ())
+}
+
+/// Runs a single-threaded search of `board` with `table`, letting the
+/// [`Finish`] that `finish` makes for the board's bitmask take the nodes it can.
+pub(crate) fn solve_finishing<T: Table, F: Finish>(
+    table: &T,
+    board: &PartialBoard,
+    limit: usize,
+    turned_too: bool,
+    finish: impl FnOnce(u64) -> F,
+) -> Solutions {
     let (bits, placed) = board_bits(board);
-    let mut dfs = Dfs::new(table, &placed, Collect::new(limit, turned_too, None));
+    let sink = Collect::new(limit, turned_too, None);
+    let mut dfs = Dfs::with_finish(table, &placed, sink, finish(bits));
     dfs.run(bits);
-    dfs.sink.rec.finish(dfs.nodes)
+    let nodes = dfs.nodes + dfs.finish.nodes();
+    dfs.sink.rec.finish(nodes)
 }

@@ -65,7 +65,14 @@ fn registry_lists_the_spec_variants_oracle_first() {
     let names: Vec<_> = variants().iter().map(|v| v.name).collect();
     assert_eq!(
         names,
-        ["naive", "bitmask", "islands", "symmetric", "parallel"]
+        [
+            "naive",
+            "bitmask",
+            "islands",
+            "symmetric",
+            "endgame",
+            "parallel"
+        ]
     );
     assert!(
         variants()
