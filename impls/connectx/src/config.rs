@@ -122,6 +122,48 @@ impl FromStr for Config {
 /// six doublings to 64, then one step to close the gap).
 pub(crate) const MAX_STEPS: usize = 7;
 
+/// The line directions and shift schedule of one configuration (they do
+/// not depend on the word type); [`Geometry`] and the SIMD kernels use it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Schedule {
+    /// See [`Geometry::dirs`].
+    pub dirs: [u32; 4],
+    /// See [`Geometry::shifts`].
+    pub shifts: [[u32; 4]; MAX_STEPS],
+    /// See [`Geometry::steps`].
+    pub steps: usize,
+}
+
+impl Schedule {
+    pub(crate) fn new(config: Config) -> Schedule {
+        let (w, h, k) = (config.columns(), config.rows(), config.inarow());
+        let stride = (h + 1) as u32;
+        // Vertical, horizontal and the two diagonals. A direction that cannot
+        // hold K stones would need shifts wider than the word, so it borrows
+        // a direction that can (duplicating a direction changes no OR).
+        let dirs = [1, stride, stride - 1, stride + 1];
+        let possible = [k <= h, k <= w, k <= w.min(h), k <= w.min(h)];
+        let fallback = dirs[possible.iter().position(|&p| p).unwrap_or(0)];
+        let dirs: [u32; 4] = std::array::from_fn(|j| if possible[j] { dirs[j] } else { fallback });
+        let mut shifts = [[0; 4]; MAX_STEPS];
+        let mut steps = 0;
+        let mut run = 1;
+        while run < k {
+            // Double the run while that stays <= K, then close the gap with one
+            // overlapping step of K - run (< run).
+            let step = if 2 * run <= k { run } else { k - run };
+            shifts[steps] = dirs.map(|d| d * step as u32);
+            steps += 1;
+            run += step;
+        }
+        Schedule {
+            dirs,
+            shifts,
+            steps,
+        }
+    }
+}
+
 /// Bitboard constants of one configuration, for one word type.
 #[derive(Clone, Copy, Debug)]
 pub struct Geometry<B> {
@@ -156,24 +198,11 @@ impl<B: Bits> Geometry<B> {
         for r in 0..h as u32 {
             board |= bottom << r;
         }
-        // Vertical, horizontal and the two diagonals. A direction that cannot
-        // hold K stones would need shifts wider than the word, so it borrows
-        // a direction that can (duplicating a direction changes no OR).
-        let dirs = [1, stride, stride - 1, stride + 1];
-        let possible = [k <= h, k <= w, k <= w.min(h), k <= w.min(h)];
-        let fallback = dirs[possible.iter().position(|&p| p).unwrap_or(0)];
-        let dirs: [u32; 4] = std::array::from_fn(|j| if possible[j] { dirs[j] } else { fallback });
-        let mut shifts = [[0; 4]; MAX_STEPS];
-        let mut steps = 0;
-        let mut run = 1;
-        while run < k {
-            // Double the run while that stays <= K, then close the gap with one
-            // overlapping step of K - run (< run).
-            let step = if 2 * run <= k { run } else { k - run };
-            shifts[steps] = dirs.map(|d| d * step as u32);
-            steps += 1;
-            run += step;
-        }
+        let Schedule {
+            dirs,
+            shifts,
+            steps,
+        } = Schedule::new(config);
         Geometry {
             bottom,
             board,

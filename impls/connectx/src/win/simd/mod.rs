@@ -14,15 +14,15 @@ pub mod last_mover;
 pub mod pairs;
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
-    _mm256_loadu2_m128i, _mm256_movemask_pd, _mm256_or_si256, _mm256_set_epi64x,
-    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    __m256i, _mm256_and_si256, _mm256_blend_pd, _mm256_castpd_si256, _mm256_castsi256_pd,
+    _mm256_cmpeq_epi64, _mm256_loadu2_m128d, _mm256_loadu2_m128i, _mm256_movemask_pd,
+    _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
-use crate::config::MAX_STEPS;
+use crate::config::{MAX_STEPS, Schedule};
 use crate::position::{META, WORDS};
-use crate::{Config, Geometry, Position};
+use crate::{Config, Position};
 
 /// Which boards a kernel puts in the four lanes, four positions a step.
 pub(crate) trait Layout {
@@ -93,15 +93,15 @@ fn metas(chunk: &[Position; CHUNK]) -> __m256i {
     // 20 initialised words (see `players`).
     let (ac, bd) = unsafe {
         (
-            _mm256_loadu2_m128i(base.add(2 * WORDS + META).cast(), base.add(META).cast()),
-            _mm256_loadu2_m128i(
+            _mm256_loadu2_m128d(base.add(2 * WORDS + META).cast(), base.add(META).cast()),
+            _mm256_loadu2_m128d(
                 base.add(3 * WORDS + META - 1).cast(),
                 base.add(WORDS + META - 1).cast(),
             ),
         )
     };
     // ac = [a.meta, b.0, c.meta, d.0], bd = [b.3, b.meta, d.3, d.meta].
-    _mm256_blend_epi32::<0b1100_1100>(ac, bd)
+    _mm256_castpd_si256(_mm256_blend_pd::<0b1010>(ac, bd))
 }
 
 /// Runs `L`'s kernel over a batch.
@@ -148,17 +148,16 @@ struct Plan {
 
 impl Plan {
     fn new(config: Config) -> Plan {
-        // The shift amounts depend only on the configuration, not the word.
-        let geo = Geometry::<u128>::new(config);
+        let schedule = Schedule::new(config);
         let mut counts = [[[0, 64, 0u64.wrapping_sub(64)]; 4]; MAX_STEPS];
-        for (step, shifts) in counts.iter_mut().zip(&geo.shifts[..geo.steps]) {
+        for (step, shifts) in counts.iter_mut().zip(&schedule.shifts[..schedule.steps]) {
             for (c, &s) in step.iter_mut().zip(shifts) {
                 let s = u64::from(s);
                 *c = [s, 64u64.wrapping_sub(s), s.wrapping_sub(64)];
             }
         }
         Plan {
-            steps: geo.steps,
+            steps: schedule.steps,
             counts,
         }
     }
