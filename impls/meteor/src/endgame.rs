@@ -1,24 +1,32 @@
-//! The symmetric search with its last four pieces looked up: when four pieces
-//! are left, their twenty empty cells are looked up in a cache of every way
-//! to tile those cells with distinct pieces, tiled the first time the cells
-//! come up. Deep in the tree the same few thousand regions recur under
-//! different pieces, so tiling each region once replaces the bottom four
-//! levels of the tree, most of its nodes, with one lookup. A region is tiled
-//! from the tilings of the smaller regions its first piece leaves, cached too.
+//! The symmetric search with its last four pieces looked up. When four pieces
+//! are left, the search asks a cache which sets of four distinct pieces tile
+//! the twenty empty cells, and walks the tilings only when the unused pieces
+//! are one of them (a thousand times in fifty thousand). Deep in the tree the
+//! same few thousand regions recur under different pieces above, so working
+//! each region out once replaces the bottom four levels of the tree, most of
+//! its nodes. A region's sets come from the sets of the smaller regions its
+//! first piece leaves, which the cache keeps too.
 //!
 //! The cache lives for one search: nothing is carried from one board to the next.
 
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
-use crate::geometry::{CELL_MASK, PIECE_SIZE, PIECES};
+use crate::geometry::{CELL_MASK, PIECES};
 use crate::islands::IslandTable;
-use crate::search::{Collect, Finish, MAX_KIDS, PIECE_BIT, Table, solve_finishing};
+use crate::search::{
+    Collect, Finish, Kids, MAX_KIDS, PIECE_BIT, Table, solve_finishing, solve_with,
+};
 use crate::symmetric::Symmetric;
 
 /// Pieces left when the cache takes over. Measured on the empty board: with
-/// three the search above does most of the work, with five the regions'
-/// tilings (any five of the ten pieces) are many more than the search uses.
+/// three the search above it does most of the work; with five the regions
+/// recur less and are much slower to work out.
 pub(crate) const LEFT: usize = 4;
+
+/// Boards with more pieces on them are searched without the cache: their
+/// searches are small, and tiling regions with every allowed piece costs
+/// more than the few lookups save (measured: 2× slower with two pieces).
+const CACHE_UP_TO_PIECES: usize = 1;
 
 /// The piece bits of a bitmask board.
 const PIECE_BITS: u64 = ((1 << PIECES) - 1) << PIECE_BIT;
@@ -39,36 +47,111 @@ const RANK: [u8; 1 << PIECES] = {
     rank
 };
 
-/// The tilings of one set of empty cells.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    /// The empty cells; 0 marks a free slot (a board with pieces left has
-    /// empty cells).
-    free: u64,
-    /// Bit `RANK[pieces]` is set when some tiling uses `pieces`.
-    sets: [u64; 4],
-    /// The tilings, `Cache::tilings[start..end]`: each is the piece bits of
-    /// its pieces, then its placements.
-    start: u32,
-    end: u32,
+/// `UNRANK[size][RANK[set]] == set` for the sets of `size` pieces.
+const UNRANK: [[u16; 256]; PIECES + 1] = {
+    let mut unrank = [[0; 256]; PIECES + 1];
+    let mut set = 0;
+    while set < RANK.len() {
+        unrank[(set as u32).count_ones() as usize][RANK[set] as usize] = set as u16;
+        set += 1;
+    }
+    unrank
+};
+
+/// An open-addressing hash map keyed by a set of empty cells, never empty.
+struct Regions<V> {
+    /// `(cells, value)`; cells 0 marks a free slot.
+    slots: Vec<(u64, V)>,
+    filled: usize,
 }
 
-impl Slot {
-    fn has(&self, rank: usize) -> bool {
-        self.sets[rank / 64] >> (rank % 64) & 1 != 0
+impl<V: Copy + Default> Regions<V> {
+    fn new() -> Regions<V> {
+        // Small at first: the searches of most boards meet a few regions.
+        Regions {
+            slots: vec![(0, V::default()); 64],
+            filled: 0,
+        }
+    }
+
+    /// The slot of `free` if it is in the map, else the free slot for it.
+    #[inline(always)]
+    fn probe(&self, free: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let bits = self.slots.len().trailing_zeros();
+        let mut i = (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        while self.slots[i].0 != free && self.slots[i].0 != 0 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    #[inline(always)]
+    fn get(&self, free: u64) -> Option<V> {
+        let (cells, value) = self.slots[self.probe(free)];
+        (cells == free).then_some(value)
+    }
+
+    /// Adds `free` (not in the map yet).
+    fn insert(&mut self, free: u64, value: V) {
+        let i = self.probe(free);
+        self.slots[i] = (free, value);
+        self.filled += 1;
+        if self.filled * 4 > self.slots.len() * 3 {
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![(0, V::default()); size]);
+            for (cells, value) in old.into_iter().filter(|&(cells, _)| cells != 0) {
+                let i = self.probe(cells);
+                self.slots[i] = (cells, value);
+            }
+        }
     }
 }
 
-/// The tilings of the regions met so far, in an open-addressing hash table
-/// keyed by the empty cells.
+/// Bit `RANK[pieces]` is set when `pieces` (all of the same size) tile a
+/// region.
+#[derive(Clone, Copy, Default)]
+struct Sets([u64; 4]);
+
+impl Sets {
+    fn has(&self, pieces: u64) -> bool {
+        let rank = RANK[(pieces >> PIECE_BIT) as usize] as usize;
+        self.0[rank / 64] >> (rank % 64) & 1 != 0
+    }
+
+    fn add(&mut self, pieces: u64) {
+        let rank = RANK[(pieces >> PIECE_BIT) as usize] as usize;
+        self.0[rank / 64] |= 1 << (rank % 64);
+    }
+
+    /// The sets of `size` pieces, as piece bits.
+    fn iter(&self, size: usize) -> impl Iterator<Item = u64> {
+        self.0
+            .into_iter()
+            .enumerate()
+            .flat_map(move |(word, mut bits)| {
+                std::iter::from_fn(move || {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits.wrapping_sub(1);
+                    (bit < 64).then(|| u64::from(UNRANK[size][64 * word + bit]) << PIECE_BIT)
+                })
+            })
+    }
+}
+
+/// The sets of pieces that tile the regions met so far. The tilings
+/// themselves are walked again only for the few lookups that find some.
 pub(crate) struct Cache<'t> {
     table: &'t IslandTable,
     /// The pieces tilings may use (piece bits): those not on the searched
     /// board, so every tiling fits some node.
     allowed: u64,
-    slots: Vec<Slot>,
-    filled: usize,
-    tilings: Vec<u64>,
+    /// `sets[size]`: the regions of `size` pieces' worth of cells (one
+    /// table per size keeps the one the search looks up small).
+    sets: [Regions<Sets>; LEFT + 1],
+    /// `kids[size]`: the placements tried in a region of `size` pieces.
+    /// (Work on a region only ever waits on smaller regions.)
+    kids: [Kids; LEFT + 1],
     /// Nodes of the tiling searches.
     nodes: u64,
 }
@@ -80,118 +163,84 @@ impl<'t> Cache<'t> {
         Cache {
             table,
             allowed: !board & PIECE_BITS,
-            // Small at first: most partial boards meet only a few regions.
-            slots: vec![Slot::default(); 64],
-            filled: 0,
-            tilings: Vec::new(),
+            sets: std::array::from_fn(|_| Regions::new()),
+            kids: [[0; MAX_KIDS]; LEFT + 1],
             nodes: 0,
         }
     }
 
-    fn home(&self, free: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
-    }
-
-    /// The slot of `free`, if it was tiled.
+    /// Which sets of pieces tile `free` (`size` pieces' worth of cells),
+    /// after working it out when it is new.
     #[inline(always)]
-    fn find(&self, free: u64) -> Option<Slot> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(free);
-        loop {
-            let slot = self.slots[i];
-            if slot.free == free {
-                return Some(slot);
-            }
-            if slot.free == 0 {
-                return None;
-            }
-            i = (i + 1) & mask;
+    fn sets(&mut self, free: u64, size: usize) -> Sets {
+        match self.sets[size].get(free) {
+            Some(sets) => sets,
+            None => self.tile(free, size),
         }
     }
 
-    /// The slot of `free`, after tiling it when it is new.
-    #[inline(always)]
-    fn slot(&mut self, free: u64) -> Slot {
-        match self.find(free) {
-            Some(slot) => slot,
-            None => self.add(free),
-        }
-    }
-
-    /// Tiles `free` with distinct allowed pieces and stores its tilings:
-    /// every placement the search would try at its lowest cell (on the board
-    /// where everything else is covered or used, so its pruning holds),
-    /// followed by every tiling of the cells it leaves.
-    #[inline(never)]
-    fn add(&mut self, free: u64) -> Slot {
-        self.nodes += 1;
-        let board = !free & CELL_MASK | !self.allowed & PIECE_BITS;
-        let mut kids = [0; MAX_KIDS];
+    /// Puts in `kids[size]` the placements the search would try at the
+    /// lowest cell of `free` (`size` pieces' worth of cells) on the board
+    /// where everything else is covered and only `pieces` are unused (so its
+    /// pruning holds); returns how many.
+    fn kids(&mut self, free: u64, pieces: u64, size: usize) -> usize {
+        let board = !free & CELL_MASK | !pieces & PIECE_BITS;
         let cell = free.trailing_zeros() as usize;
-        let n = self.table.fits(board, cell, &mut kids).min(MAX_KIDS);
-        // Tile what the kids leave first: their tilings go to the end of
-        // `tilings`, where this region's own are written next.
-        for &m in &kids[..n] {
-            let rest = free & !m;
-            if rest != 0 {
-                self.slot(rest);
-            }
-        }
-        let start = self.tilings.len();
-        for &m in &kids[..n] {
+        self.table
+            .fits(board, cell, &mut self.kids[size])
+            .min(MAX_KIDS)
+    }
+
+    /// Works out which sets of distinct allowed pieces tile `free`: those of
+    /// a placement at its lowest cell and a tiling of the cells it leaves.
+    #[inline(never)]
+    fn tile(&mut self, free: u64, size: usize) -> Sets {
+        self.nodes += 1;
+        let n = self.kids(free, self.allowed, size);
+        let mut sets = Sets::default();
+        for i in 0..n {
+            let m = self.kids[size][i];
+            let piece = m & PIECE_BITS;
             let rest = free & !m;
             if rest == 0 {
-                self.tilings.extend([m & PIECE_BITS, m]);
+                sets.add(piece);
                 continue;
             }
-            let Some(sub) = self.find(rest) else { continue };
-            let size = (rest.count_ones() as usize).div_ceil(PIECE_SIZE) + 1;
-            let mut at = sub.start as usize;
-            while at < sub.end as usize {
-                let pieces = self.tilings[at];
-                if pieces & m == 0 {
-                    self.tilings.push(pieces | m & PIECE_BITS);
-                    self.tilings.push(m);
-                    self.tilings.extend_from_within(at + 1..at + size);
+            for others in self.sets(rest, size - 1).iter(size - 1) {
+                if others & piece == 0 {
+                    sets.add(others | piece);
                 }
-                at += size;
             }
         }
-        let mut slot = Slot {
-            free,
-            sets: [0; 4],
-            start: start as u32,
-            end: self.tilings.len() as u32,
-        };
-        let size = free.count_ones() as usize / PIECE_SIZE + 1;
-        for t in self.tilings[start..].chunks(size) {
-            let rank = RANK[(t[0] >> PIECE_BIT) as usize] as usize;
-            slot.sets[rank / 64] |= 1 << (rank % 64);
-        }
-        self.filled += 1;
-        if self.filled * 2 > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(free);
-        while self.slots[i].free != 0 {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = slot;
-        slot
+        self.sets[size].insert(free, sets);
+        sets
     }
 
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let mask = self.slots.len() - 1;
-        for slot in old.into_iter().filter(|s| s.free != 0) {
-            let mut i = self.home(slot.free);
-            while self.slots[i].free != 0 {
-                i = (i + 1) & mask;
+    /// Puts in `sink` every solution made of `placed` (up to `depth`) and a
+    /// tiling of `free` with exactly `pieces`, walking the tilings again.
+    fn walk(
+        &mut self,
+        free: u64,
+        pieces: u64,
+        placed: &mut [u64; PIECES],
+        depth: usize,
+        sink: &mut Collect<'_>,
+    ) {
+        self.nodes += 1;
+        let size = PIECES - depth;
+        let n = self.kids(free, pieces, size);
+        for i in 0..n {
+            let m = self.kids[size][i];
+            let (rest, others) = (free & !m, pieces & !m);
+            if sink.stop() {
+                return;
             }
-            self.slots[i] = slot;
+            placed[depth] = m;
+            if rest == 0 {
+                sink.solution(placed);
+            } else if self.sets(rest, size - 1).has(others) {
+                self.walk(rest, others, placed, depth + 1, sink);
+            }
         }
     }
 }
@@ -199,22 +248,14 @@ impl<'t> Cache<'t> {
 impl Finish for Cache<'_> {
     #[inline(always)]
     fn finish(&mut self, board: u64, placed: &[u64], sink: &mut Collect<'_>) -> bool {
-        let unused = !board & PIECE_BITS;
-        if unused.count_ones() as usize != LEFT {
+        if placed.len() != PIECES - LEFT {
             return false;
         }
-        let slot = self.slot(!board & CELL_MASK);
-        if slot.has(RANK[(unused >> PIECE_BIT) as usize] as usize) {
+        let (free, unused) = (!board & CELL_MASK, !board & PIECE_BITS);
+        if self.sets(free, LEFT).has(unused) {
             let mut all = [0; PIECES];
             all[..placed.len()].copy_from_slice(placed);
-            let tilings = &self.tilings[slot.start as usize..slot.end as usize];
-            for t in tilings.chunks(LEFT + 1).filter(|t| t[0] == unused) {
-                if sink.stop() {
-                    break;
-                }
-                all[placed.len()..].copy_from_slice(&t[1..]);
-                sink.solution(&all);
-            }
+            self.walk(free, unused, &mut all, placed.len(), sink);
         }
         true
     }
@@ -253,6 +294,9 @@ impl Default for Endgame {
 impl Solver for Endgame {
     fn solve(&self, board: &PartialBoard, limit: usize) -> Solutions {
         let (table, turned_too) = self.plan(board);
+        if board.pieces().len() > CACHE_UP_TO_PIECES {
+            return solve_with(table, board, limit, turned_too);
+        }
         solve_finishing(table, board, limit, turned_too, |bits| {
             Cache::new(table, bits)
         })

@@ -351,6 +351,30 @@ fn limits_mean_at_least_n_found() {
     assert_eq!(symmetric.expect("available").solve(&empty, 1).count, 2);
 }
 
+/// Boards with one piece are the partial boards the endgame cache searches
+/// (with more pieces it stands aside): every fast variant agrees with the
+/// island search on them, completable or not.
+#[test]
+fn one_piece_boards_agree_across_variants() {
+    let islands = meteor::Islands::new();
+    let boards = (0..6).flat_map(|seed| {
+        [
+            inputs::partial(1, seed, 1)[0].board,
+            inputs::scattered(1, seed, 1)[0].board,
+        ]
+    });
+    for board in boards {
+        let want = islands.solve(&board, usize::MAX);
+        for (name, solver) in solvers().iter().skip(1) {
+            assert_eq!(
+                answer(&solver.solve(&board, ALL)),
+                answer(&want),
+                "{name} on {board}"
+            );
+        }
+    }
+}
+
 #[test]
 fn partial_inputs_are_deterministic_and_completable() {
     assert_eq!(inputs::partial(3, 5, 4), inputs::partial(3, 5, 4));
