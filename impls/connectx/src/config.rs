@@ -239,8 +239,10 @@ impl<B: Bits> Geometry<B> {
         }
     }
 
+    /// [`has_lines`](Geometry::has_lines) for a step count known at compile
+    /// time (`STEPS` must be `steps`, or `MAX_STEPS` when `steps` is 7).
     #[inline(always)]
-    fn lines_in<const STEPS: usize, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
+    pub(crate) fn lines_in<const STEPS: usize, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
         let mut m = stones.map(|s| [s; 4]);
         for s in &self.shifts[..STEPS] {
             // Boards sharing a shift count side by side: without BMI2 every

@@ -129,7 +129,7 @@ pub fn variants() -> Vec<Variant> {
             name: "shift",
             description: "Tromp/Pons shift-and in four directions, log-doubling the run to K",
             features: &[],
-            make: || Some(Box::new(win::shift::Shift)),
+            make: || Some(Box::new(win::shift::Shift::new())),
         },
         #[cfg(target_arch = "x86_64")]
         Variant {

@@ -4,26 +4,90 @@
 //! direction d (1 vertical, H+1 horizontal, H and H+2 diagonal); doubling
 //! s reaches K in about log2(K) steps. Both players' four directions form
 //! eight independent dependency chains, which keeps the core busy.
+//!
+//! The step count is matched once per run of positions, not per position:
+//! with the loop specialised to it, the eight shift counts stay in
+//! registers (about 5.8 -> 3.6 ns a 7x6 position). The loop is also
+//! compiled for x86_64 CPUs with BMI2, picked once when the kernel is
+//! built: the portable build must pass every run-time shift count in `cl`
+//! and widens `u128` shifts with `shrd` and selects, which BMI2's
+//! `shrx`/`shlx` shorten (about 5% on 128-bit boards).
 
+use crate::config::MAX_STEPS;
 use crate::position::by_word;
 use crate::{Bits, Geometry, Position, WinCheck};
 
 /// Scalar shift-and win detection (see the module docs).
-pub struct Shift;
+pub struct Shift {
+    /// Whether this CPU runs the BMI2 build.
+    #[cfg(target_arch = "x86_64")]
+    bmi2: bool,
+}
 
-impl WinCheck for Shift {
-    fn winners(&self, positions: &[Position], out: &mut [u8]) {
-        super::for_each_run(
-            positions,
-            out,
-            |config, run, out| by_word!(config, B => check_run(&Geometry::<B>::new(config), run, out)),
-        );
+impl Shift {
+    /// The kernel, with the BMI2 build when this CPU supports it.
+    pub fn new() -> Shift {
+        Shift {
+            #[cfg(target_arch = "x86_64")]
+            bmi2: is_x86_feature_detected!("bmi2"),
+        }
     }
 }
 
+impl Default for Shift {
+    fn default() -> Shift {
+        Shift::new()
+    }
+}
+
+impl WinCheck for Shift {
+    fn winners(&self, positions: &[Position], out: &mut [u8]) {
+        super::for_each_run(positions, out, |config, run, out| {
+            by_word!(config, B => {
+                let geo = Geometry::<B>::new(config);
+                #[cfg(target_arch = "x86_64")]
+                if self.bmi2 {
+                    // SAFETY: `bmi2` is set only when the CPU supports BMI2.
+                    return unsafe { check_run_bmi2(&geo, run, out) };
+                }
+                check_run(&geo, run, out)
+            })
+        });
+    }
+}
+
+/// [`check_run`] compiled for BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn check_run_bmi2<B: Bits>(geo: &Geometry<B>, positions: &[Position], out: &mut [u8]) {
+    check_run(geo, positions, out);
+}
+
+/// The kernel: inlined into each build so it takes that build's features.
+/// The step count is matched once per run rather than once per position,
+/// so the shift counts stay in registers across the loop.
+#[inline(always)]
 fn check_run<B: Bits>(geo: &Geometry<B>, positions: &[Position], out: &mut [u8]) {
+    match geo.steps {
+        0 => check_steps::<B, 0>(geo, positions, out),
+        1 => check_steps::<B, 1>(geo, positions, out),
+        2 => check_steps::<B, 2>(geo, positions, out),
+        3 => check_steps::<B, 3>(geo, positions, out),
+        4 => check_steps::<B, 4>(geo, positions, out),
+        5 => check_steps::<B, 5>(geo, positions, out),
+        6 => check_steps::<B, 6>(geo, positions, out),
+        _ => check_steps::<B, MAX_STEPS>(geo, positions, out),
+    }
+}
+
+#[inline(always)]
+fn check_steps<B: Bits, const STEPS: usize>(
+    geo: &Geometry<B>,
+    positions: &[Position],
+    out: &mut [u8],
+) {
     for (position, out) in positions.iter().zip(out) {
-        let [p1, p2] = geo.has_lines(position.stones::<B>());
+        let [p1, p2] = geo.lines_in::<STEPS, 2>(position.stones::<B>());
         *out = super::encode(p1, p2);
     }
 }
