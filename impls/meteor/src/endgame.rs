@@ -17,6 +17,8 @@ use crate::search::{
     Collect, Finish, Kids, MAX_KIDS, PIECE_BIT, Table, solve_finishing, solve_with,
 };
 use crate::symmetric::Symmetric;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Pieces left when the cache takes over. Measured on the empty board: with
 /// three the search above it does most of the work; with five the regions
@@ -58,53 +60,123 @@ const UNRANK: [[u16; 256]; PIECES + 1] = {
     unrank
 };
 
-/// An open-addressing hash map keyed by a set of empty cells, never empty.
-struct Regions<V> {
-    /// `(cells, value)`; cells 0 marks a free slot.
-    slots: Vec<(u64, V)>,
-    filled: usize,
+/// Slots of each of the cache's tables. Fixed, so that threads can share a
+/// table without locks: the empty board meets at most 2,726 regions of one
+/// size, boards with one piece at most about 3,000 (measured); a full table
+/// takes no more regions, which are then worked out at every lookup.
+const SLOTS: usize = 1 << 12;
+
+/// Marks a slot being written (see [`Regions::insert`]).
+const BUSY: u64 = 1 << 63;
+
+/// An open-addressing hash map from regions to the sets of pieces that tile
+/// them, shared by the threads of a search. The regions are apart from their
+/// sets, so that the slots searched for a region are few cache lines.
+struct Regions {
+    /// A region's cells; 0 for a free slot (a region is never empty), with
+    /// [`BUSY`] while its sets are being written.
+    cells: Box<[AtomicU64]>,
+    /// The sets of pieces that tile the region in the same slot.
+    sets: Box<[[AtomicU64; 4]]>,
+    filled: AtomicUsize,
 }
 
-impl<V: Copy + Default> Regions<V> {
-    fn new() -> Regions<V> {
-        // Small at first: the searches of most boards meet a few regions.
+impl Regions {
+    fn new() -> Regions {
         Regions {
-            slots: vec![(0, V::default()); 64],
-            filled: 0,
+            cells: std::iter::repeat_with(AtomicU64::default)
+                .take(SLOTS)
+                .collect(),
+            sets: std::iter::repeat_with(Default::default)
+                .take(SLOTS)
+                .collect(),
+            filled: AtomicUsize::new(0),
         }
     }
 
-    /// The slot of `free` if it is in the map, else the free slot for it.
-    #[inline(always)]
-    fn probe(&self, free: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        let bits = self.slots.len().trailing_zeros();
-        let mut i = (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
-        while self.slots[i].0 != free && self.slots[i].0 != 0 {
-            i = (i + 1) & mask;
-        }
-        i
+    /// Empties the map (the sets are written before they are read).
+    fn clear(&mut self) {
+        self.cells.iter_mut().for_each(|c| *c.get_mut() = 0);
+        *self.filled.get_mut() = 0;
     }
 
+    /// Where the search for `free` starts.
     #[inline(always)]
-    fn get(&self, free: u64) -> Option<V> {
-        let (cells, value) = self.slots[self.probe(free)];
-        (cells == free).then_some(value)
+    fn home(free: u64) -> usize {
+        (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
     }
 
-    /// Adds `free` (not in the map yet).
-    fn insert(&mut self, free: u64, value: V) {
-        let i = self.probe(free);
-        self.slots[i] = (free, value);
-        self.filled += 1;
-        if self.filled * 4 > self.slots.len() * 3 {
-            let size = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![(0, V::default()); size]);
-            for (cells, value) in old.into_iter().filter(|&(cells, _)| cells != 0) {
-                let i = self.probe(cells);
-                self.slots[i] = (cells, value);
+    /// The sets of `free`, if they are in the map.
+    #[inline(always)]
+    fn get(&self, free: u64) -> Option<Sets> {
+        let mut i = Regions::home(free);
+        loop {
+            // Acquire: the sets were written before the cells were.
+            match self.cells[i].load(Ordering::Acquire) {
+                cells if cells == free => {
+                    return Some(Sets(
+                        self.sets[i].each_ref().map(|w| w.load(Ordering::Relaxed)),
+                    ));
+                }
+                // Missing, or still being written by another thread.
+                0 => return None,
+                cells if cells == free | BUSY => return None,
+                _ => i = (i + 1) % SLOTS,
             }
         }
+    }
+
+    /// Adds the sets of `free`, unless another thread did, or the map is
+    /// full (three quarters, so that missing regions stay quick to find).
+    fn insert(&self, free: u64, sets: Sets) {
+        if self.filled.load(Ordering::Relaxed) * 4 >= SLOTS * 3 {
+            return;
+        }
+        let mut i = Regions::home(free);
+        loop {
+            // Claim a free slot, write the sets, then publish the cells.
+            match self.cells[i].compare_exchange(
+                0,
+                free | BUSY,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    for (word, value) in self.sets[i].iter().zip(sets.0) {
+                        word.store(value, Ordering::Relaxed);
+                    }
+                    self.cells[i].store(free, Ordering::Release);
+                    self.filled.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+                Err(cells) if cells & !BUSY == free => return,
+                Err(_) => i = (i + 1) % SLOTS,
+            }
+        }
+    }
+}
+
+/// The cache's tables, one per region size, kept between searches so that
+/// their memory is not mapped afresh each time (they are emptied first).
+#[derive(Default)]
+struct Spare(Mutex<Vec<[Regions; LEFT + 1]>>);
+
+impl Spare {
+    /// Runs `f` with empty tables.
+    fn with<R>(&self, f: impl FnOnce(&[Regions; LEFT + 1]) -> R) -> R {
+        let spare = self.0.lock().map(|mut spare| spare.pop());
+        let tables = match spare {
+            Ok(Some(mut tables)) => {
+                tables.iter_mut().for_each(Regions::clear);
+                tables
+            }
+            _ => std::array::from_fn(|_| Regions::new()),
+        };
+        let result = f(&tables);
+        if let Ok(mut spare) = self.0.lock() {
+            spare.push(tables);
+        }
+        result
     }
 }
 
@@ -139,31 +211,51 @@ impl Sets {
     }
 }
 
-/// The sets of pieces that tile the regions met so far. The tilings
-/// themselves are walked again only for the few lookups that find some.
-pub(crate) struct Cache<'t> {
+/// The sets of pieces that tile the regions met so far, shared by the
+/// threads of a search. The tilings themselves are walked again only for the
+/// few lookups that find some.
+pub(crate) struct Shared<'t> {
     table: &'t IslandTable,
     /// The pieces tilings may use (piece bits): those not on the searched
     /// board, so every tiling fits some node.
     allowed: u64,
     /// `sets[size]`: the regions of `size` pieces' worth of cells (one
     /// table per size keeps the one the search looks up small).
-    sets: [Regions<Sets>; LEFT + 1],
+    sets: &'t [Regions; LEFT + 1],
+}
+
+impl<'t> Shared<'t> {
+    /// A cache for the search of `board` with the placements of `table`,
+    /// in the empty tables `sets`.
+    fn new(
+        table: &'t IslandTable,
+        board: &PartialBoard,
+        sets: &'t [Regions; LEFT + 1],
+    ) -> Shared<'t> {
+        let used = board.pieces().iter().fold(0, |b, &(p, _)| b | 1 << p);
+        Shared {
+            table,
+            allowed: !(used << PIECE_BIT) & PIECE_BITS,
+            sets,
+        }
+    }
+}
+
+/// One thread's use of a [`Shared`] cache.
+pub(crate) struct Cache<'a> {
+    shared: &'a Shared<'a>,
     /// `kids[size]`: the placements tried in a region of `size` pieces.
     /// (Work on a region only ever waits on smaller regions.)
     kids: [Kids; LEFT + 1],
-    /// Nodes of the tiling searches.
+    /// Nodes of this thread's tiling searches.
     nodes: u64,
 }
 
-impl<'t> Cache<'t> {
-    /// An empty cache for the search of `board` (a bitmask board) with the
-    /// placements of `table`.
-    pub(crate) fn new(table: &'t IslandTable, board: u64) -> Cache<'t> {
+impl<'a> Cache<'a> {
+    /// A thread's use of `shared`.
+    pub(crate) fn new(shared: &'a Shared<'a>) -> Cache<'a> {
         Cache {
-            table,
-            allowed: !board & PIECE_BITS,
-            sets: std::array::from_fn(|_| Regions::new()),
+            shared,
             kids: [[0; MAX_KIDS]; LEFT + 1],
             nodes: 0,
         }
@@ -173,7 +265,7 @@ impl<'t> Cache<'t> {
     /// after working it out when it is new.
     #[inline(always)]
     fn sets(&mut self, free: u64, size: usize) -> Sets {
-        match self.sets[size].get(free) {
+        match self.shared.sets[size].get(free) {
             Some(sets) => sets,
             None => self.tile(free, size),
         }
@@ -186,9 +278,8 @@ impl<'t> Cache<'t> {
     fn kids(&mut self, free: u64, pieces: u64, size: usize) -> usize {
         let board = !free & CELL_MASK | !pieces & PIECE_BITS;
         let cell = free.trailing_zeros() as usize;
-        self.table
-            .fits(board, cell, &mut self.kids[size])
-            .min(MAX_KIDS)
+        let table = self.shared.table;
+        table.fits(board, cell, &mut self.kids[size]).min(MAX_KIDS)
     }
 
     /// Works out which sets of distinct allowed pieces tile `free`: those of
@@ -196,7 +287,7 @@ impl<'t> Cache<'t> {
     #[inline(never)]
     fn tile(&mut self, free: u64, size: usize) -> Sets {
         self.nodes += 1;
-        let n = self.kids(free, self.allowed, size);
+        let n = self.kids(free, self.shared.allowed, size);
         let mut sets = Sets::default();
         for i in 0..n {
             let m = self.kids[size][i];
@@ -212,7 +303,7 @@ impl<'t> Cache<'t> {
                 }
             }
         }
-        self.sets[size].insert(free, sets);
+        self.shared.sets[size].insert(free, sets);
         sets
     }
 
@@ -268,6 +359,7 @@ impl Finish for Cache<'_> {
 /// The symmetric search with the endgame cache.
 pub struct Endgame {
     inner: Symmetric,
+    spare: Spare,
 }
 
 impl Endgame {
@@ -275,6 +367,7 @@ impl Endgame {
     pub fn new() -> Endgame {
         Endgame {
             inner: Symmetric::new(),
+            spare: Spare::default(),
         }
     }
 
@@ -282,6 +375,21 @@ impl Endgame {
     /// stands for itself and its 180° turn (as [`Symmetric`]).
     pub(crate) fn plan(&self, board: &PartialBoard) -> (&IslandTable, bool) {
         self.inner.plan(board)
+    }
+
+    /// Whether the search of `board` uses the cache.
+    pub(crate) fn caches(&self, board: &PartialBoard) -> bool {
+        board.pieces().len() <= CACHE_UP_TO_PIECES
+    }
+
+    /// Runs `f` with an empty cache for the search of `board` with `table`.
+    pub(crate) fn with_cache<R>(
+        &self,
+        table: &IslandTable,
+        board: &PartialBoard,
+        f: impl FnOnce(&Shared<'_>) -> R,
+    ) -> R {
+        self.spare.with(|sets| f(&Shared::new(table, board, sets)))
     }
 }
 
@@ -294,11 +402,11 @@ impl Default for Endgame {
 impl Solver for Endgame {
     fn solve(&self, board: &PartialBoard, limit: usize) -> Solutions {
         let (table, turned_too) = self.plan(board);
-        if board.pieces().len() > CACHE_UP_TO_PIECES {
+        if !self.caches(board) {
             return solve_with(table, board, limit, turned_too);
         }
-        solve_finishing(table, board, limit, turned_too, |bits| {
-            Cache::new(table, bits)
+        self.with_cache(table, board, |shared| {
+            solve_finishing(table, board, limit, turned_too, Cache::new(shared))
         })
     }
 }

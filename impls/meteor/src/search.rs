@@ -240,7 +240,8 @@ impl Finish for () {
 }
 
 /// Depth-first search over bitmask boards: fill the lowest empty cell with
-/// every fitting placement anchored there, of every unused piece.
+/// every fitting placement anchored there, of every unused piece. One can run
+/// several searches in turn (the parallel search runs one per subtree).
 pub(crate) struct Dfs<'a, T, F = ()> {
     table: &'a T,
     /// The children of the node at each depth, being searched.
@@ -248,40 +249,50 @@ pub(crate) struct Dfs<'a, T, F = ()> {
     placed: [u64; PIECES],
     depth: usize,
     /// Search nodes visited so far.
-    pub(crate) nodes: u64,
+    nodes: u64,
     /// The solutions found so far.
-    pub(crate) sink: Collect<'a>,
+    sink: Collect<'a>,
     /// Finishes nodes without expanding them.
-    pub(crate) finish: F,
-}
-
-impl<'a, T: Table> Dfs<'a, T> {
-    /// A search below a board on which the pieces `placed` lie.
-    pub(crate) fn new(table: &'a T, placed: &[u64], sink: Collect<'a>) -> Self {
-        Dfs::with_finish(table, placed, sink, ())
-    }
+    finish: F,
 }
 
 impl<'a, T: Table, F: Finish> Dfs<'a, T, F> {
-    /// A search below a board on which the pieces `placed` lie, which lets
-    /// `finish` search the nodes it can.
-    pub(crate) fn with_finish(table: &'a T, placed: &[u64], sink: Collect<'a>, finish: F) -> Self {
-        let mut all = [0; PIECES];
-        all[..placed.len()].copy_from_slice(placed);
+    /// A search with `table` that lets `finish` search the nodes it can.
+    pub(crate) fn new(table: &'a T, finish: F) -> Self {
         Dfs {
             table,
             kids: [[0; MAX_KIDS]; PIECES],
-            placed: all,
-            depth: placed.len(),
+            placed: [0; PIECES],
+            depth: 0,
             nodes: 0,
-            sink,
+            sink: Collect::new(0, false, None),
             finish,
         }
     }
 
-    /// Searches every completion of `board`, which must be the union of the
-    /// placed pieces.
-    pub(crate) fn run(&mut self, board: u64) {
+    /// Searches every completion of `board`, the union of the pieces
+    /// `placed`, into `sink`; returns `sink` and the search nodes visited
+    /// (those of the [`Finish`] included).
+    pub(crate) fn search(
+        &mut self,
+        board: u64,
+        placed: &[u64],
+        sink: Collect<'a>,
+    ) -> (Collect<'a>, u64) {
+        self.placed[..placed.len()].copy_from_slice(placed);
+        self.depth = placed.len();
+        self.nodes = 0;
+        self.sink = sink;
+        let before = self.finish.nodes();
+        self.run(board);
+        let nodes = self.nodes + self.finish.nodes() - before;
+        (
+            std::mem::replace(&mut self.sink, Collect::new(0, false, None)),
+            nodes,
+        )
+    }
+
+    fn run(&mut self, board: u64) {
         if self.sink.stop() {
             return;
         }
@@ -351,22 +362,20 @@ pub(crate) fn solve_with<T: Table>(
     limit: usize,
     turned_too: bool,
 ) -> Solutions {
-    solve_finishing(table, board, limit, turned_too, |_| ())
+    solve_finishing(table, board, limit, turned_too, ())
 }
 
-/// Runs a single-threaded search of `board` with `table`, letting the
-/// [`Finish`] that `finish` makes for the board's bitmask take the nodes it can.
+/// Runs a single-threaded search of `board` with `table`, letting `finish`
+/// take the nodes it can.
 pub(crate) fn solve_finishing<T: Table, F: Finish>(
     table: &T,
     board: &PartialBoard,
     limit: usize,
     turned_too: bool,
-    finish: impl FnOnce(u64) -> F,
+    finish: F,
 ) -> Solutions {
     let (bits, placed) = board_bits(board);
     let sink = Collect::new(limit, turned_too, None);
-    let mut dfs = Dfs::with_finish(table, &placed, sink, finish(bits));
-    dfs.run(bits);
-    let nodes = dfs.nodes + dfs.finish.nodes();
-    dfs.sink.rec.finish(nodes)
+    let (sink, nodes) = Dfs::new(table, finish).search(bits, &placed, sink);
+    sink.rec.finish(nodes)
 }
