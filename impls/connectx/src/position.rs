@@ -32,7 +32,7 @@ pub(crate) use by_word;
 ///
 /// The layout is fixed (`repr(C)`, no padding) as five 64-bit words:
 /// `[player 1 low, player 2 low, player 1 high, player 2 high, config |
-/// plies << 32]`. The `u64` fast path reads the first 16 bytes, and the SIMD
+/// plies.rotate_right(1) << 32]`. The `u64` fast path reads the first 16 bytes, and the SIMD
 /// kernels load words of four positions at once and regroup them in
 /// registers ([`WORDS`], [`META`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,16 +41,19 @@ pub struct Position {
     lo: [u64; 2],
     hi: [u64; 2],
     config: Config,
-    // A full word rather than a byte so the struct has no padding: the SIMD
-    // kernels read whole words, which must all be initialised.
-    plies: u32,
+    // The ply count rotated right by one bit, so that its parity is the
+    // sign bit of the last word, which SIMD blends and movemasks read as
+    // is. A full word rather than a byte so the struct has no padding: the
+    // SIMD kernels read whole words, which must all be initialised.
+    plies_rotated: u32,
 }
 
 /// 64-bit words per [`Position`].
 pub(crate) const WORDS: usize = 5;
 
 /// The index of the word holding the configuration (low half) and the ply
-/// count (high half) in a [`Position`]; bit 32 is the ply parity.
+/// count (high half) in a [`Position`]; its sign bit is set when the ply
+/// count is odd (player 1 moved last).
 pub(crate) const META: usize = 4;
 
 // The SIMD kernels rely on this layout; a change must fail the build.
@@ -59,7 +62,7 @@ const _: () = {
     assert!(std::mem::offset_of!(Position, lo) == 0);
     assert!(std::mem::offset_of!(Position, hi) == 16);
     assert!(std::mem::offset_of!(Position, config) == META * 8);
-    assert!(std::mem::offset_of!(Position, plies) == META * 8 + 4);
+    assert!(std::mem::offset_of!(Position, plies_rotated) == META * 8 + 4);
 };
 
 /// Why a move cannot be played.
@@ -91,7 +94,7 @@ impl Position {
             lo: [0; 2],
             hi: [0; 2],
             config,
-            plies: 0,
+            plies_rotated: 0,
         }
     }
 
@@ -109,12 +112,12 @@ impl Position {
 
     /// Stones on the board.
     pub fn plies(&self) -> usize {
-        self.plies as usize
+        self.plies_rotated.rotate_left(1) as usize
     }
 
     /// The player to move next: 1 or 2.
     pub fn to_move(&self) -> u8 {
-        1 + (self.plies % 2) as u8
+        1 + (self.plies() % 2) as u8
     }
 
     /// Both players' stones as words of type `B` (`[player 1, player 2]`).
@@ -147,7 +150,7 @@ impl Position {
             lo: [lo0, lo1],
             hi: [hi0, hi1],
             config,
-            plies: plies as u32,
+            plies_rotated: (plies as u32).rotate_right(1),
         }
     }
 

@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::{
     __m256i, _mm256_blendv_pd, _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_movemask_pd,
-    _mm256_setzero_si256, _mm256_slli_epi64,
+    _mm256_setzero_si256,
 };
 
 use super::{CHUNK, Layout};
@@ -66,9 +66,9 @@ impl Layout for LastMover {
 
     #[target_feature(enable = "avx2")]
     unsafe fn boards<const WIDE: bool>(chunk: &[Position; CHUNK]) -> ([[__m256i; 2]; 2], usize) {
-        // The ply count starts at bit 32 of the last word: shifted to the
-        // sign bit, its parity drives `blendv` (odd: player 1 moved last).
-        let odd = _mm256_castsi256_pd(_mm256_slli_epi64::<31>(super::metas(chunk)));
+        // The last word's sign bit is the ply parity (odd: player 1 moved
+        // last), which is what `blendv` selects on.
+        let odd = _mm256_castsi256_pd(super::metas(chunk));
         let mover = |[p1, p2]: [__m256i; 2]| {
             _mm256_castpd_si256(_mm256_blendv_pd(
                 _mm256_castsi256_pd(p2),

@@ -80,8 +80,8 @@ fn players<const W: usize>(chunk: &[Position; CHUNK]) -> [__m256i; 2] {
     [_mm256_unpacklo_epi64(ac, bd), _mm256_unpackhi_epi64(ac, bd)]
 }
 
-/// The four positions' last words (configuration, and the ply count from
-/// bit 32) in lane order.
+/// The four positions' last words (configuration, and the ply count with
+/// its parity in the sign bit) in lane order.
 ///
 /// Four 16-byte loads that stay inside the chunk: positions 0 and 2 with
 /// the next word, 1 and 3 with the previous one; a blend keeps the right
