@@ -45,7 +45,7 @@ fn solve_prints_count_smallest_and_largest() {
 
 #[test]
 fn solve_prints_the_benchmarks_game_text_with_every_fast_variant() {
-    for variant in ["bitmask", "islands", "symmetric", "parallel"] {
+    for variant in ["bitmask", "islands", "symmetric", "endgame", "parallel"] {
         let out = bitbench(&[
             "solve",
             "meteor",
@@ -132,10 +132,12 @@ fn bench_reports_time_and_search_nodes_per_variant() {
         "bitmask",
         "--variant",
         "symmetric",
+        "--variant",
+        "endgame",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    for v in ["bitmask", "symmetric"] {
+    for v in ["bitmask", "symmetric", "endgame"] {
         assert!(
             text.lines()
                 .any(|l| l.contains(v) && l.contains("partial:3") && l.contains("nodes/input")),
