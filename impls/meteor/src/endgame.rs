@@ -1,11 +1,11 @@
-//! The symmetric search with its last four pieces looked up. When four pieces
-//! are left, the search asks a cache which sets of four distinct pieces tile
-//! the twenty empty cells, and walks the tilings only when the unused pieces
-//! are one of them (a thousand times in fifty thousand). Deep in the tree the
-//! same few thousand regions recur under different pieces above, so working
-//! each region out once replaces the bottom four levels of the tree, most of
-//! its nodes. A region's sets come from the sets of the smaller regions its
-//! first piece leaves, which the cache keeps too.
+//! The symmetric search with its last five pieces looked up. When five pieces
+//! are left, the search asks a cache which sets of five distinct pieces tile
+//! the twenty-five empty cells, and walks the tilings only for the few
+//! lookups where the unused pieces are one of them.
+//! Deep in the tree the same few thousand regions recur under different
+//! pieces above, so working each region out once replaces the bottom five
+//! levels of the tree, most of its nodes. A region's sets come from the sets
+//! of the smaller regions its first piece leaves, which the cache keeps too.
 //!
 //! The cache lives for one search: nothing is carried from one board to the next.
 
@@ -20,14 +20,15 @@ use crate::symmetric::Symmetric;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Pieces left when the cache takes over. Measured on the empty board: with
-/// three the search above it does most of the work; with five the regions
-/// recur less and are much slower to work out.
-pub(crate) const LEFT: usize = 4;
+/// Pieces left when the cache takes over. Measured on the empty board: 3.3 ms
+/// with four, 2.8 ms with five, 3.6 ms with six (fewer lookups, but bigger
+/// regions, slower to work out and recurring less).
+const LEFT: usize = 5;
 
 /// Boards with more pieces on them are searched without the cache: their
-/// searches are small, and tiling regions with every allowed piece costs
-/// more than the few lookups save (measured: 2× slower with two pieces).
+/// searches are small, and working regions out with every allowed piece
+/// costs more than the few lookups save (measured: 1.5× slower with two
+/// pieces, 3× with three).
 const CACHE_UP_TO_PIECES: usize = 1;
 
 /// The piece bits of a bitmask board.
@@ -61,10 +62,10 @@ const UNRANK: [[u16; 256]; PIECES + 1] = {
 };
 
 /// Slots of each of the cache's tables. Fixed, so that threads can share a
-/// table without locks: the empty board meets at most 2,726 regions of one
-/// size, boards with one piece at most about 3,000 (measured); a full table
-/// takes no more regions, which are then worked out at every lookup.
-const SLOTS: usize = 1 << 12;
+/// table without locks: the empty board meets at most 2,961 regions of one
+/// size, boards with one piece about as many (measured); a full table takes
+/// no more regions, which are then worked out at every lookup.
+const SLOTS: usize = 1 << 13;
 
 /// Marks a slot being written (see [`Regions::insert`]).
 const BUSY: u64 = 1 << 63;
