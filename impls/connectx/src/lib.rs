@@ -127,7 +127,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "shift",
-            description: "Tromp/Pons shift-and in four directions, log-doubling the run to K",
+            description: "Tromp/Pons shift-and in four directions, log-doubling the run to K (BMI2 build when the CPU has it)",
             features: &[],
             make: || Some(Box::new(win::shift::Shift::new())),
         },

@@ -32,9 +32,9 @@ pub(crate) use by_word;
 ///
 /// The layout is fixed (`repr(C)`, no padding) as five 64-bit words:
 /// `[player 1 low, player 2 low, player 1 high, player 2 high, config |
-/// plies.rotate_right(1) << 32]`. The `u64` fast path reads the first 16 bytes, and the SIMD
-/// kernels load words of four positions at once and regroup them in
-/// registers ([`WORDS`], [`META`]).
+/// plies.rotate_right(1) << 32]`. The `u64` fast path reads the first 16
+/// bytes, and the SIMD kernels load words of four positions at once and
+/// regroup them in registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Position {

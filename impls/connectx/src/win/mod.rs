@@ -1,6 +1,6 @@
 //! Batch win detection variants, one file per algorithm.
 //!
-//! A batch may mix configurations; [`for_each_run`] hands each kernel maximal
+//! A batch may mix configurations; `for_each_run` hands each kernel maximal
 //! runs of positions sharing one, so per-configuration set-up (geometry,
 //! masks, shift vectors) is paid once per run, not once per position.
 

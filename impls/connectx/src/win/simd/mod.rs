@@ -2,7 +2,7 @@
 //! of a vector, all running the same shift-and schedule with uniform counts,
 //! so four boards advance per instruction.
 //!
-//! The kernels differ only in which boards fill the lanes ([`Layout`]):
+//! The kernels differ only in which boards fill the lanes (`Layout`):
 //! [`pairs`] puts both players of two positions in a vector, [`last_mover`]
 //! only the player who moved last, of four positions. Boards wider than 64
 //! bits (up to 128) add a vector of high words and emulate each 128-bit
