@@ -35,7 +35,7 @@ pub(crate) use by_word;
 /// plies.rotate_right(1) << 32]`. The `u64` fast path reads the first 16
 /// bytes, and the SIMD kernels load words of four positions at once and
 /// regroup them in registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Position {
     lo: [u64; 2],
@@ -360,6 +360,18 @@ fn unwind<B: Bits>(
     }
     failed.insert(occupied);
     false
+}
+
+impl fmt::Debug for Position {
+    /// The fields with the ply count as a number (it is stored rotated).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("lo", &self.lo)
+            .field("hi", &self.hi)
+            .field("config", &self.config)
+            .field("plies", &self.plies())
+            .finish()
+    }
 }
 
 impl fmt::Display for Position {
