@@ -18,7 +18,7 @@ use crate::search::{
 };
 use crate::symmetric::Symmetric;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Pieces left when the cache takes over. Measured on the empty board: 3.3 ms
 /// with four, 2.8 ms with five, 3.6 ms with six (fewer lookups, but bigger
@@ -62,10 +62,15 @@ const UNRANK: [[u16; 256]; PIECES + 1] = {
 };
 
 /// Slots of each of the cache's tables. Fixed, so that threads can share a
-/// table without locks: the empty board meets at most 2,961 regions of one
-/// size, boards with one piece about as many (measured); a full table takes
-/// no more regions, which are then worked out at every lookup.
+/// table without locks; the empty board meets at most 2,961 regions of one
+/// size, boards with one piece about as many (measured).
 const SLOTS: usize = 1 << 13;
+
+/// Slots looked at for a region before giving up: a region that finds no
+/// free slot within them is not kept, and worked out at every lookup. (A
+/// bound rather than a count of the regions kept, which every thread would
+/// write.)
+const PROBES: usize = 32;
 
 /// Marks a slot being written (see [`Regions::insert`]).
 const BUSY: u64 = 1 << 63;
@@ -79,7 +84,6 @@ struct Regions {
     cells: Box<[AtomicU64]>,
     /// The sets of pieces that tile the region in the same slot.
     sets: Box<[[AtomicU64; 4]]>,
-    filled: AtomicUsize,
 }
 
 impl Regions {
@@ -91,27 +95,26 @@ impl Regions {
             sets: std::iter::repeat_with(Default::default)
                 .take(SLOTS)
                 .collect(),
-            filled: AtomicUsize::new(0),
         }
     }
 
     /// Empties the map (the sets are written before they are read).
     fn clear(&mut self) {
         self.cells.iter_mut().for_each(|c| *c.get_mut() = 0);
-        *self.filled.get_mut() = 0;
     }
 
-    /// Where the search for `free` starts.
+    /// The slots to look at for `free`, in order.
     #[inline(always)]
-    fn home(free: u64) -> usize {
-        (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
+    fn slots(free: u64) -> impl Iterator<Item = usize> {
+        let home =
+            (free.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize;
+        (home..home + PROBES).map(|i| i % SLOTS)
     }
 
     /// The sets of `free`, if they are in the map.
     #[inline(always)]
     fn get(&self, free: u64) -> Option<Sets> {
-        let mut i = Regions::home(free);
-        loop {
+        for i in Regions::slots(free) {
             // Acquire: the sets were written before the cells were.
             match self.cells[i].load(Ordering::Acquire) {
                 cells if cells == free => {
@@ -122,19 +125,16 @@ impl Regions {
                 // Missing, or still being written by another thread.
                 0 => return None,
                 cells if cells == free | BUSY => return None,
-                _ => i = (i + 1) % SLOTS,
+                _ => {}
             }
         }
+        None
     }
 
-    /// Adds the sets of `free`, unless another thread did, or the map is
-    /// full (three quarters, so that missing regions stay quick to find).
+    /// Adds the sets of `free`, unless another thread did or there is no
+    /// room for it.
     fn insert(&self, free: u64, sets: Sets) {
-        if self.filled.load(Ordering::Relaxed) * 4 >= SLOTS * 3 {
-            return;
-        }
-        let mut i = Regions::home(free);
-        loop {
+        for i in Regions::slots(free) {
             // Claim a free slot, write the sets, then publish the cells.
             match self.cells[i].compare_exchange(
                 0,
@@ -147,11 +147,10 @@ impl Regions {
                         word.store(value, Ordering::Relaxed);
                     }
                     self.cells[i].store(free, Ordering::Release);
-                    self.filled.fetch_add(1, Ordering::Relaxed);
                     return;
                 }
                 Err(cells) if cells & !BUSY == free => return,
-                Err(_) => i = (i + 1) % SLOTS,
+                Err(_) => {}
             }
         }
     }
