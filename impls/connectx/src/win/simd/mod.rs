@@ -116,50 +116,24 @@ pub(crate) unsafe fn winners<L: Layout>(positions: &[Position], out: &mut [u8]) 
     let mut done = 0;
     while done < positions.len() {
         let config = positions[done].config();
-        let plan = Plan::new(config);
+        let schedule = Schedule::new(config);
         let (positions, out) = (&positions[done..], &mut out[done..]);
         // SAFETY: every arm runs an AVX2 kernel; the caller guarantees AVX2.
         let checked = unsafe {
-            match (config.fits_u64(), plan.steps) {
-                (true, 0) => check_run::<L, false, 0>(&plan, config, positions, out),
-                (true, 1) => check_run::<L, false, 1>(&plan, config, positions, out),
-                (true, 2) => check_run::<L, false, 2>(&plan, config, positions, out),
-                (true, 3) => check_run::<L, false, 3>(&plan, config, positions, out),
-                (true, _) => check_run::<L, false, MAX_STEPS>(&plan, config, positions, out),
-                (false, 0) => check_run::<L, true, 0>(&plan, config, positions, out),
-                (false, 1) => check_run::<L, true, 1>(&plan, config, positions, out),
-                (false, 2) => check_run::<L, true, 2>(&plan, config, positions, out),
-                (false, 3) => check_run::<L, true, 3>(&plan, config, positions, out),
-                (false, _) => check_run::<L, true, MAX_STEPS>(&plan, config, positions, out),
+            match (config.fits_u64(), schedule.steps) {
+                (true, 0) => check_run::<L, false, 0>(&schedule, config, positions, out),
+                (true, 1) => check_run::<L, false, 1>(&schedule, config, positions, out),
+                (true, 2) => check_run::<L, false, 2>(&schedule, config, positions, out),
+                (true, 3) => check_run::<L, false, 3>(&schedule, config, positions, out),
+                (true, _) => check_run::<L, false, MAX_STEPS>(&schedule, config, positions, out),
+                (false, 0) => check_run::<L, true, 0>(&schedule, config, positions, out),
+                (false, 1) => check_run::<L, true, 1>(&schedule, config, positions, out),
+                (false, 2) => check_run::<L, true, 2>(&schedule, config, positions, out),
+                (false, 3) => check_run::<L, true, 3>(&schedule, config, positions, out),
+                (false, _) => check_run::<L, true, MAX_STEPS>(&schedule, config, positions, out),
             }
         };
         done += checked;
-    }
-}
-
-/// The shift schedule of one configuration: per step and direction, the
-/// right shift `s`, and `64 - s` and `s - 64` (wrapping, so out-of-range
-/// counts shift everything out) for the 128-bit emulation. Steps past
-/// `steps` shift by 0, which leaves a run mask unchanged.
-struct Plan {
-    steps: usize,
-    counts: [[[u64; 3]; 4]; MAX_STEPS],
-}
-
-impl Plan {
-    fn new(config: Config) -> Plan {
-        let schedule = Schedule::new(config);
-        let mut counts = [[[0, 64, 0u64.wrapping_sub(64)]; 4]; MAX_STEPS];
-        for (step, shifts) in counts.iter_mut().zip(&schedule.shifts[..schedule.steps]) {
-            for (c, &s) in step.iter_mut().zip(shifts) {
-                let s = u64::from(s);
-                *c = [s, 64u64.wrapping_sub(s), s.wrapping_sub(64)];
-            }
-        }
-        Plan {
-            steps: schedule.steps,
-            counts,
-        }
     }
 }
 
@@ -175,17 +149,21 @@ impl Plan {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn check_run<L: Layout, const WIDE: bool, const STEPS: usize>(
-    plan: &Plan,
+    schedule: &Schedule,
     config: Config,
     positions: &[Position],
     out: &mut [u8],
 ) -> usize {
+    // Per step and direction, the right shift `s`, and `64 - s` and
+    // `s - 64` (wrapping, so out-of-range counts shift everything out) for
+    // the 128-bit emulation. Steps past the schedule's shift by 0, which
+    // leaves a run mask unchanged.
     let mut counts = [[[_mm256_setzero_si256(); 3]; 4]; STEPS];
-    for (step, plan_step) in counts.iter_mut().zip(&plan.counts) {
-        for (c, plan_c) in step.iter_mut().zip(plan_step) {
-            for (v, &count) in c.iter_mut().zip(plan_c) {
-                *v = _mm256_set1_epi64x(count as i64);
-            }
+    for (step, shifts) in counts.iter_mut().zip(&schedule.shifts) {
+        for (c, &s) in step.iter_mut().zip(shifts) {
+            let s = u64::from(s);
+            *c = [s, 64u64.wrapping_sub(s), s.wrapping_sub(64)]
+                .map(|count| _mm256_set1_epi64x(count as i64));
         }
     }
     let mut done = 0;
