@@ -196,18 +196,18 @@ impl Sets {
         self.0[rank / 64] |= 1 << (rank % 64);
     }
 
-    /// The sets of `size` pieces, as piece bits.
-    fn iter(&self, size: usize) -> impl Iterator<Item = u64> {
-        self.0
-            .into_iter()
-            .enumerate()
-            .flat_map(move |(word, mut bits)| {
-                std::iter::from_fn(move || {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits.wrapping_sub(1);
-                    (bit < 64).then(|| u64::from(UNRANK[size][64 * word + bit]) << PIECE_BIT)
-                })
-            })
+    /// Adds the sets of `others` (sets of `size` pieces) joined with `piece`
+    /// (piece bits), when they do not hold it already.
+    fn add_joined(&mut self, others: Sets, size: usize, piece: u64) {
+        for (word, mut bits) in others.0.into_iter().enumerate() {
+            while bits != 0 {
+                let set = u64::from(UNRANK[size][64 * word + bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+                if set << PIECE_BIT & piece == 0 {
+                    self.add(set << PIECE_BIT | piece);
+                }
+            }
+        }
     }
 }
 
@@ -297,11 +297,7 @@ impl<'a> Cache<'a> {
                 sets.add(piece);
                 continue;
             }
-            for others in self.sets(rest, size - 1).iter(size - 1) {
-                if others & piece == 0 {
-                    sets.add(others | piece);
-                }
-            }
+            sets.add_joined(self.sets(rest, size - 1), size - 1, piece);
         }
         self.shared.sets[size].insert(free, sets);
         sets

@@ -84,13 +84,13 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "endgame",
-            description: "symmetric, with the last three pieces looked up in a per-search cache of each region's tilings",
+            description: "symmetric, with the last five pieces looked up: a per-search cache of which piece sets tile each region left",
             features: &[],
             make: || Some(Box::new(Endgame::new())),
         },
         Variant {
             name: "parallel",
-            description: "symmetric split over threads at the top of the search tree (rayon)",
+            description: "endgame split over threads at the top of the search tree, one cache shared by all (rayon)",
             features: &[],
             make: || Some(Box::new(Parallel::new())),
         },
