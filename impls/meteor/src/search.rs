@@ -39,6 +39,10 @@ impl Recorder {
 
     /// Adds the solutions another search found (the limit stays ours).
     pub(crate) fn merge(&mut self, other: &Recorder) {
+        // Most subtrees of a parallel search have no solution.
+        if other.count == 0 {
+            return;
+        }
         self.count += other.count;
         self.min = [self.min, other.min].into_iter().flatten().min();
         self.max = [self.max, other.max].into_iter().flatten().max();
