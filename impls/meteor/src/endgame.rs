@@ -6,6 +6,8 @@
 //! pieces above, so working each region out once replaces the bottom five
 //! levels of the tree, most of its nodes. A region's sets come from the sets
 //! of the smaller regions its first piece leaves, which the cache keeps too.
+//! The nodes counted are the search's (a lookup is one) plus the calls that
+//! work a region out or walk its tilings.
 //!
 //! The cache lives for one search: nothing is carried from one board to the next.
 
@@ -20,9 +22,9 @@ use crate::symmetric::Symmetric;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Pieces left when the cache takes over. Measured on the empty board: 3.3 ms
-/// with four, 2.8 ms with five, 3.6 ms with six (fewer lookups, but bigger
-/// regions, slower to work out and recurring less).
+/// Pieces left when the cache takes over. Measured on the empty board when
+/// chosen: 3.3 ms with four, 2.8 ms with five, 3.6 ms with six (fewer
+/// lookups, but bigger regions, slower to work out and recurring less).
 const LEFT: usize = 5;
 
 /// Boards with more pieces on them are searched without the cache: their
