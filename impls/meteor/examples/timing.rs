@@ -5,13 +5,18 @@
 //! tuning; `bitbench bench meteor` is the real measurement.
 //!
 //! On a shared machine the load changes from one moment to the next, so the
-//! speed-up is measured on pairs of runs taken back to back (the fastest
-//! single-threaded variant, then the parallel one) and reported as the median
-//! of the pairs' ratios.
+//! speed-up is measured on pairs of short blocks of runs taken back to back
+//! (the fastest single-threaded variant, then the parallel one, five runs
+//! each so that the parallel runs find rayon's threads awake, as in a
+//! benchmark) and reported as the median of the pairs' ratios of their
+//! blocks' medians.
 
 use std::time::{Duration, Instant};
 
 use meteor::{Puzzle, Solutions, Solver, inputs, variants};
+
+/// Runs in a block of the speed-up measurement.
+const BLOCK: usize = 5;
 
 /// One pass over `puzzles`: its wall-clock time and the last puzzle's result.
 fn pass(solver: &dyn Solver, puzzles: &[Puzzle]) -> (Duration, Solutions) {
@@ -71,16 +76,22 @@ fn main() {
         }
         let parallel = solvers.iter().find(|(v, _)| *v == "parallel");
         if let (Some((_, single, single_name)), Some((_, parallel))) = (best, parallel) {
+            let block = |solver: &dyn Solver| {
+                let mut times: Vec<f64> = (0..BLOCK)
+                    .map(|_| pass(solver, puzzles).0.as_secs_f64())
+                    .collect();
+                median(&mut times)
+            };
             let (mut ones, mut pars, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
             for _ in 0..runs {
-                let one = pass(single, puzzles).0.as_secs_f64();
-                let par = pass(parallel.as_ref(), puzzles).0.as_secs_f64();
+                let one = block(single);
+                let par = block(parallel.as_ref());
                 ones.push(one);
                 pars.push(par);
                 ratios.push(one / par);
             }
             println!(
-                "{name:10} parallel vs {single_name}, {runs} back-to-back pairs: medians {:.3} ms vs {:.3} ms, median speed-up {:.2}×",
+                "{name:10} parallel vs {single_name}, {runs} back-to-back pairs of {BLOCK}-run blocks: medians {:.3} ms vs {:.3} ms, median speed-up {:.2}×",
                 median(&mut ones) * 1e3,
                 median(&mut pars) * 1e3,
                 median(&mut ratios)
