@@ -161,11 +161,11 @@ impl Regions {
 /// The cache's tables, one per region size, kept between searches so that
 /// their memory is not mapped afresh each time (they are emptied first).
 #[derive(Default)]
-struct Spare(Mutex<Vec<[Regions; LEFT + 1]>>);
+struct Spare(Mutex<Vec<[Regions; LEFT]>>);
 
 impl Spare {
     /// Runs `f` with empty tables.
-    fn with<R>(&self, f: impl FnOnce(&[Regions; LEFT + 1]) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&[Regions; LEFT]) -> R) -> R {
         let spare = self.0.lock().map(|mut spare| spare.pop());
         let tables = match spare {
             Ok(Some(mut tables)) => {
@@ -221,19 +221,15 @@ pub(crate) struct Shared<'t> {
     /// The pieces tilings may use (piece bits): those not on the searched
     /// board, so every tiling fits some node.
     allowed: u64,
-    /// `sets[size]`: the regions of `size` pieces' worth of cells (one
+    /// `sets[size - 1]`: the regions of `size` pieces' worth of cells (one
     /// table per size keeps the one the search looks up small).
-    sets: &'t [Regions; LEFT + 1],
+    sets: &'t [Regions; LEFT],
 }
 
 impl<'t> Shared<'t> {
     /// A cache for the search of `board` with the placements of `table`,
     /// in the empty tables `sets`.
-    fn new(
-        table: &'t IslandTable,
-        board: &PartialBoard,
-        sets: &'t [Regions; LEFT + 1],
-    ) -> Shared<'t> {
+    fn new(table: &'t IslandTable, board: &PartialBoard, sets: &'t [Regions; LEFT]) -> Shared<'t> {
         let used = board.pieces().iter().fold(0, |b, &(p, _)| b | 1 << p);
         Shared {
             table,
@@ -267,7 +263,7 @@ impl<'a> Cache<'a> {
     /// after working it out when it is new.
     #[inline(always)]
     fn sets(&mut self, free: u64, size: usize) -> Sets {
-        match self.shared.sets[size].get(free) {
+        match self.shared.sets[size - 1].get(free) {
             Some(sets) => sets,
             None => self.tile(free, size),
         }
@@ -301,7 +297,7 @@ impl<'a> Cache<'a> {
             }
             sets.add_joined(self.sets(rest, size - 1), size - 1, piece);
         }
-        self.shared.sets[size].insert(free, sets);
+        self.shared.sets[size - 1].insert(free, sets);
         sets
     }
 
