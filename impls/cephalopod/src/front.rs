@@ -32,12 +32,15 @@ impl Solver for Front {
         if is_full(root) {
             return hash(root) & ANSWER_MASK;
         }
+        if depth == 0 {
+            return hash(root) & ANSWER_MASK;
+        }
         let depth = depth.min(MAX_GAME);
         let syms = stabiliser(root);
         match syms.len() {
             1 => sweep::<u32>(root, depth, &Trivial),
-            8 => sweep::<u64>(root, depth, &Full),
-            _ => sweep::<u64>(root, depth, &Subgroup(syms)),
+            8 => sweep::<u64>(root, depth, &Full::new()),
+            _ => sweep::<u64>(root, depth, &Subgroup::new(syms)),
         }
     }
 }
@@ -52,18 +55,20 @@ const MAX_RANK: u32 = 6 * CELLS;
 struct Window {
     /// The depth of lane 0.
     first: u32,
-    /// Lanes: depths `first .. first + width`, all at most `D`.
+    /// Lanes: depths `first .. first + width`, all below `D`.
     width: usize,
 }
 
 impl Window {
     /// The window of the boards with dice sum `r` and count `k`, or `None`
-    /// when they cannot be reached within `depth` moves.
+    /// when they cannot be reached in fewer than `depth` moves. Boards at
+    /// depth `D` itself get no lanes: their parents add them to the answer
+    /// directly, which spares the table the largest layer.
     fn of(root_rank: u32, root_count: u32, depth: u32, r: u32, k: u32) -> Option<Window> {
         let p = r.checked_sub(root_rank)?;
         let removed = (root_count + p).checked_sub(k)?;
         let first = p + removed.div_ceil(3);
-        let last = (p + removed).min(depth);
+        let last = (p + removed).min(depth - 1);
         (first <= last).then(|| Window {
             first,
             width: (last - first + 1) as usize,
@@ -126,8 +131,10 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
         .collect();
     let mut tables: Vec<Option<Table<L>>> =
         (0..=group_index(MAX_RANK, CELLS)).map(|_| None).collect();
-    let mut first = Table::new(1);
-    first.lanes_of(root)[0] = L::ONE;
+    let mut pool = Vec::new();
+    let mut first = Table::new(1, &mut pool);
+    let entry = first.entry(root);
+    first.lanes_at(entry)[0] = L::ONE;
     tables[group_index(r0, k0)] = Some(first);
 
     let mut total = 0u64;
@@ -142,26 +149,32 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
             };
             let here =
                 windows[group_index(r, k)].expect("a table exists only for a reachable group");
-            // The lane at depth `D`, if the window reaches it, ends its paths.
-            let at_depth = (here.first + here.width as u32 == depth + 1).then_some(here.width - 1);
-            let live = at_depth.unwrap_or(here.width);
-            // Each board's children are found and their slots prefetched
-            // one board ahead of adding its lanes to them, so the cache
-            // misses of neighbouring boards overlap.
+            // The lane at depth `D - 1`, if the window reaches it: its
+            // children end their paths and go straight into the answer.
+            let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
+            let feeding = ending.unwrap_or(here.width);
+            // A three-stage pipeline over the boards, so the cache misses
+            // of neighbouring boards overlap: find a board's children and
+            // prefetch their slots; a board later, look the children up
+            // and prefetch their lanes; a board later still, add the lanes.
+            let mut found: (&[L], Kids) = (&[], Kids::default());
             let mut pending: (&[L], Kids) = (&[], Kids::default());
             for (board, lanes) in table.entries() {
-                if let Some(last) = at_depth {
-                    total = total
-                        .wrapping_add(lanes[last].wide().wrapping_mul(group.orbit_hash(board)));
-                }
-                let lanes = &lanes[..live];
                 let mut kids = Kids::default();
-                if lanes.iter().any(|n| n.wide() != 0) {
+                let feeds = lanes[..feeding].iter().any(|n| n.wide() != 0);
+                let ends = ending.map_or(0, |i| lanes[i].wide());
+                if feeds || ends != 0 {
                     let moving = lanes.iter().fold(L::default(), |a, &n| a.add(n)).wide();
                     swarmoves::for_each_child(board, |child| {
                         if is_full(child) {
                             total =
                                 total.wrapping_add(moving.wrapping_mul(group.orbit_hash(child)));
+                            return;
+                        }
+                        if ends != 0 {
+                            total = total.wrapping_add(ends.wrapping_mul(group.orbit_hash(child)));
+                        }
+                        if !feeds {
                             return;
                         }
                         let (cr, ck) = rank_and_count(child);
@@ -171,7 +184,7 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         };
                         let child = group.canon(child);
                         tables[g]
-                            .get_or_insert_with(|| Table::new(there.width))
+                            .get_or_insert_with(|| Table::new(there.width, &mut pool))
                             .prefetch(child);
                         // Lane `i` here is depth `here.first + i`; its child
                         // is one move deeper, at lane `i + shift` there.
@@ -179,40 +192,71 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         kids.push(child, g, shift);
                     });
                 }
-                add_lanes(&mut tables, pending.0, &pending.1);
-                pending = (lanes, kids);
+                look_up(&mut tables, &mut pending.1);
+                add_lanes(&mut tables, found.0, &found.1);
+                found = std::mem::replace(&mut pending, (lanes, kids));
             }
+            look_up(&mut tables, &mut pending.1);
+            add_lanes(&mut tables, found.0, &found.1);
             add_lanes(&mut tables, pending.0, &pending.1);
+            pool.push(table);
         }
     }
     (total >> group.log2_order()) as u32 & ANSWER_MASK
 }
 
-/// The children of one board still to receive its lanes: (board, group
-/// index, lane shift). No board has more than 16 moves.
+/// The children of one board still to receive its lanes. No board has more
+/// than 16 moves.
 #[derive(Default)]
 struct Kids {
-    items: [(u32, u16, u8); 16],
+    items: [Kid; 16],
     len: usize,
+}
+
+/// A child: its (canonical) board, group index, lane shift, and once looked
+/// up, its entry in the group's table.
+#[derive(Clone, Copy, Default)]
+struct Kid {
+    board: u32,
+    group: u16,
+    shift: u8,
+    entry: u32,
 }
 
 impl Kids {
     #[inline(always)]
     fn push(&mut self, board: u32, group: usize, shift: u32) {
-        self.items[self.len] = (board, group as u16, shift as u8);
+        self.items[self.len] = Kid {
+            board,
+            group: group as u16,
+            shift: shift as u8,
+            entry: 0,
+        };
         self.len += 1;
     }
 }
 
-/// Adds a board's `lanes` to each of its `kids`.
+/// Finds (or adds) each kid's entry and prefetches its lanes.
 #[inline(always)]
-fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], lanes: &[L], kids: &Kids) {
-    for &(board, g, shift) in &kids.items[..kids.len] {
-        let table = tables[usize::from(g)]
+fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
+    for kid in &mut kids.items[..kids.len] {
+        let table = tables[usize::from(kid.group)]
             .as_mut()
             .expect("created when the child was found");
-        let dst = table.lanes_of(board);
-        for (d, &n) in dst[usize::from(shift)..].iter_mut().zip(lanes) {
+        kid.entry = table.entry(kid.board);
+        table.prefetch_lanes(kid.entry);
+    }
+}
+
+/// Adds a board's `lanes` to each of its looked-up `kids`.
+#[inline(always)]
+fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], lanes: &[L], kids: &Kids) {
+    for kid in &kids.items[..kids.len] {
+        let table = tables[usize::from(kid.group)]
+            .as_mut()
+            .expect("created when the child was found");
+        let dst = table.lanes_at(kid.entry);
+        for (d, &n) in dst[usize::from(kid.shift)..].iter_mut().zip(lanes) {
             *d = d.add(n);
         }
     }
@@ -231,14 +275,23 @@ struct Table<L> {
 }
 
 impl<L: Lane> Table<L> {
-    fn new(width: usize) -> Table<L> {
-        Table {
-            slots: vec![0; 16],
+    /// An empty table, reusing the buffers of a finished one if any.
+    fn new(width: usize, pool: &mut Vec<Table<L>>) -> Table<L> {
+        const SLOTS: usize = 16;
+        let mut t = pool.pop().unwrap_or_else(|| Table {
+            slots: Vec::new(),
             boards: Vec::new(),
             lanes: Vec::new(),
             width,
-            shift: 64 - 4,
-        }
+            shift: 0,
+        });
+        t.slots.clear();
+        t.slots.resize(SLOTS, 0);
+        t.boards.clear();
+        t.lanes.clear();
+        t.width = width;
+        t.shift = 64 - SLOTS.trailing_zeros();
+        t
     }
 
     /// Every board with its lanes.
@@ -260,36 +313,50 @@ impl<L: Lane> Table<L> {
         prefetch(&self.slots[self.home(board)]);
     }
 
-    /// The lanes of `board`, inserted as zeros if new.
+    /// The entry of `board`, added with zero lanes if new.
     #[inline(always)]
-    fn lanes_of(&mut self, board: u32) -> &mut [L] {
+    fn entry(&mut self, board: u32) -> u32 {
         let mask = self.slots.len() - 1;
         let mut i = self.home(board);
-        let index = loop {
+        loop {
             let slot = self.slots[i];
             if slot == 0 {
-                let index = self.boards.len();
-                self.slots[i] = (index as u64 + 1) << 32 | u64::from(board);
+                let entry = self.boards.len() as u32;
+                self.slots[i] = u64::from(entry + 1) << 32 | u64::from(board);
                 self.boards.push(board);
-                self.lanes
-                    .resize(self.lanes.len() + self.width, L::default());
+                self.lanes.resize(self.lanes.len() + self.width, L::default());
                 if 2 * self.boards.len() > self.slots.len() {
                     self.grow();
                 }
-                break index;
+                return entry;
             }
             if slot as u32 == board {
-                break (slot >> 32) as usize - 1;
+                return (slot >> 32) as u32 - 1;
             }
             i = (i + 1) & mask;
-        };
-        &mut self.lanes[index * self.width..(index + 1) * self.width]
+        }
+    }
+
+    /// The lanes of an entry.
+    #[inline(always)]
+    fn lanes_at(&mut self, entry: u32) -> &mut [L] {
+        let start = entry as usize * self.width;
+        &mut self.lanes[start..start + self.width]
+    }
+
+    /// Starts loading the lanes of an entry.
+    #[inline(always)]
+    fn prefetch_lanes(&self, entry: u32) {
+        if let Some(lane) = self.lanes.get(entry as usize * self.width) {
+            prefetch(lane);
+        }
     }
 
     /// Doubles the index; the entries stay where they are.
     fn grow(&mut self) {
         let slots = 2 * self.slots.len();
-        self.slots = vec![0; slots];
+        self.slots.clear();
+        self.slots.resize(slots, 0);
         self.shift = 64 - slots.trailing_zeros();
         let mask = slots - 1;
         for (index, &board) in self.boards.iter().enumerate() {

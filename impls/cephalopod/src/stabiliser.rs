@@ -47,8 +47,37 @@ impl Group for Trivial {
     }
 }
 
+/// The orbit hash as a weighted digit sum: `hash` is linear in the digits,
+/// so `Σ_{σ∈G} hash(σb)` gives each position the summed weight of the
+/// positions `G` moves it to — one pass over the digits, not `|G|`.
+struct OrbitWeights([u64; 9]);
+
+impl OrbitWeights {
+    fn of(syms: &[u32]) -> OrbitWeights {
+        OrbitWeights(std::array::from_fn(|pos| {
+            let unit = 1 << (3 * pos);
+            syms.iter().map(|&s| u64::from(hash(apply(unit, s)))).sum()
+        }))
+    }
+
+    #[inline(always)]
+    fn hash(&self, b: u32) -> u64 {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(pos, &w)| u64::from((b >> (3 * pos)) & 7) * w)
+            .sum()
+    }
+}
+
 /// All 8 symmetries of the square.
-pub(crate) struct Full;
+pub(crate) struct Full(OrbitWeights);
+
+impl Full {
+    pub(crate) fn new() -> Full {
+        Full(OrbitWeights::of(&[0, 1, 2, 3, 4, 5, 6, 7]))
+    }
+}
 
 impl Group for Full {
     fn log2_order(&self) -> u32 {
@@ -60,23 +89,34 @@ impl Group for Full {
     }
     #[inline(always)]
     fn orbit_hash(&self, b: u32) -> u64 {
-        (0..8).map(|s| u64::from(hash(apply(b, s)))).sum()
+        self.0.hash(b)
     }
 }
 
-/// A proper subgroup of 2 or 4 symmetries, listed.
-pub(crate) struct Subgroup(pub(crate) Vec<u32>);
+/// A proper subgroup of 2 or 4 symmetries.
+pub(crate) struct Subgroup {
+    syms: Vec<u32>,
+    weights: OrbitWeights,
+}
+
+impl Subgroup {
+    /// The group of `syms`, which must be closed under composition.
+    pub(crate) fn new(syms: Vec<u32>) -> Subgroup {
+        let weights = OrbitWeights::of(&syms);
+        Subgroup { syms, weights }
+    }
+}
 
 impl Group for Subgroup {
     fn log2_order(&self) -> u32 {
-        self.0.len().trailing_zeros()
+        self.syms.len().trailing_zeros()
     }
     #[inline(always)]
     fn canon(&self, b: u32) -> u32 {
-        self.0.iter().map(|&s| apply(b, s)).min().unwrap_or(b)
+        self.syms.iter().map(|&s| apply(b, s)).min().unwrap_or(b)
     }
     #[inline(always)]
     fn orbit_hash(&self, b: u32) -> u64 {
-        self.0.iter().map(|&s| u64::from(hash(apply(b, s)))).sum()
+        self.weights.hash(b)
     }
 }
