@@ -324,7 +324,8 @@ impl<L: Lane> Table<L> {
                 let entry = self.boards.len() as u32;
                 self.slots[i] = u64::from(entry + 1) << 32 | u64::from(board);
                 self.boards.push(board);
-                self.lanes.resize(self.lanes.len() + self.width, L::default());
+                self.lanes
+                    .resize(self.lanes.len() + self.width, L::default());
                 if 2 * self.boards.len() > self.slots.len() {
                     self.grow();
                 }
