@@ -157,14 +157,32 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
             // of neighbouring boards overlap: find a board's children and
             // prefetch their slots; a board later, look the children up
             // and prefetch their lanes; a board later still, add the lanes.
-            let mut found: (&[L], Kids) = (&[], Kids::default());
-            let mut pending: (&[L], Kids) = (&[], Kids::default());
+            // The stages rotate through `stages` (nothing is copied).
+            let mut stages: [Stage<L>; 3] = Default::default();
+            let mut now = 0;
             for (board, lanes) in table.entries() {
-                let mut kids = Kids::default();
-                let feeds = lanes[..feeding].iter().any(|n| n.wide() != 0);
+                let stage = &mut stages[now];
+                stage.kids.clear();
+                // Most lanes of a window are zero: only the nonzero run
+                // is moved.
+                let lo = lanes
+                    .iter()
+                    .position(|n| n.wide() != 0)
+                    .unwrap_or(lanes.len());
+                let hi = lanes
+                    .iter()
+                    .rposition(|n| n.wide() != 0)
+                    .map_or(lo, |i| i + 1);
+                let feeds = lo < feeding;
                 let ends = ending.map_or(0, |i| lanes[i].wide());
+                stage.lanes = &lanes[lo..hi.min(feeding).max(lo)];
+                stage.lo = lo;
                 if feeds || ends != 0 {
-                    let moving = lanes.iter().fold(L::default(), |a, &n| a.add(n)).wide();
+                    let moving = lanes[lo..hi]
+                        .iter()
+                        .fold(L::default(), |a, &n| a.add(n))
+                        .wide();
+                    let kids = &mut stage.kids;
                     swarmoves::for_each_child(board, |child| {
                         if is_full(child) {
                             total =
@@ -192,13 +210,15 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         kids.push(child, g, shift);
                     });
                 }
-                look_up(&mut tables, &mut pending.1);
-                add_lanes(&mut tables, found.0, &found.1);
-                found = std::mem::replace(&mut pending, (lanes, kids));
+                let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
+                look_up(&mut tables, &mut stages[prev].kids);
+                add_lanes(&mut tables, &stages[older]);
+                now = (now + 1) % 3;
             }
-            look_up(&mut tables, &mut pending.1);
-            add_lanes(&mut tables, found.0, &found.1);
-            add_lanes(&mut tables, pending.0, &pending.1);
+            let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
+            look_up(&mut tables, &mut stages[prev].kids);
+            add_lanes(&mut tables, &stages[older]);
+            add_lanes(&mut tables, &stages[prev]);
             pool.push(table);
         }
     }
@@ -225,6 +245,11 @@ struct Kid {
 
 impl Kids {
     #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
     fn push(&mut self, board: u32, group: usize, shift: u32) {
         self.items[self.len] = Kid {
             board,
@@ -233,6 +258,24 @@ impl Kids {
             entry: 0,
         };
         self.len += 1;
+    }
+}
+
+/// One board in the pipeline: its nonzero lanes (from lane `lo` on) and
+/// its children.
+struct Stage<'a, L> {
+    lanes: &'a [L],
+    lo: usize,
+    kids: Kids,
+}
+
+impl<L> Default for Stage<'_, L> {
+    fn default() -> Self {
+        Stage {
+            lanes: &[],
+            lo: 0,
+            kids: Kids::default(),
+        }
     }
 }
 
@@ -248,15 +291,16 @@ fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
     }
 }
 
-/// Adds a board's `lanes` to each of its looked-up `kids`.
+/// Adds a board's nonzero lanes to each of its looked-up kids.
 #[inline(always)]
-fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], lanes: &[L], kids: &Kids) {
-    for kid in &kids.items[..kids.len] {
+fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], stage: &Stage<L>) {
+    for kid in &stage.kids.items[..stage.kids.len] {
         let table = tables[usize::from(kid.group)]
             .as_mut()
             .expect("created when the child was found");
         let dst = table.lanes_at(kid.entry);
-        for (d, &n) in dst[usize::from(kid.shift)..].iter_mut().zip(lanes) {
+        let dst = &mut dst[usize::from(kid.shift) + stage.lo..];
+        for (d, &n) in dst.iter_mut().zip(stage.lanes) {
             *d = d.add(n);
         }
     }
