@@ -13,6 +13,7 @@ pub mod counting;
 pub mod error;
 pub mod levels;
 pub mod machine;
+pub mod out;
 pub mod progress;
 pub mod stats;
 pub mod workload;

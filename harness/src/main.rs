@@ -5,6 +5,7 @@ use harness::bench::BenchOptions;
 use harness::check::CheckOptions;
 use harness::cmd;
 use harness::error::CliError;
+use harness::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -151,7 +152,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => {
             let w = harness::workloads::find(&workload)?;
             for line in w.solve_text(&variant, &inputs, input_file.as_deref(), &format)? {
-                println!("{line}");
+                outln!("{line}");
             }
         }
         Command::Check {

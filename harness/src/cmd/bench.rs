@@ -3,6 +3,7 @@
 use crate::bench::BenchOptions;
 use crate::error::CliError;
 use crate::machine;
+use crate::outln;
 use crate::workload::DynWorkload;
 use reports::{Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
@@ -28,7 +29,7 @@ pub fn run(
         results.records.extend(records);
     }
     results.write(&path)?;
-    println!("results: {}", path.display());
+    outln!("results: {}", path.display());
     Ok((path, results))
 }
 
@@ -96,24 +97,27 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
         .filter(|r| r.metric == Metric::Counter)
         .collect();
     if !counters.is_empty() {
-        println!("\n{}: counters", w.name());
+        outln!("\n{}: counters", w.name());
         for r in counters {
-            println!(
+            outln!(
                 "  {:<col$} {:<set_width$} {:>14.0} {}",
-                r.variant, r.input_set, r.median, r.unit
+                r.variant,
+                r.input_set,
+                r.median,
+                r.unit
             );
         }
     }
     let problems: Vec<&Record> = records.iter().filter(|r| r.status != Status::Ok).collect();
     if !problems.is_empty() {
-        println!();
+        outln!();
         for r in problems {
             let kind = if r.status == Status::Error {
                 "ERROR"
             } else {
                 "skipped"
             };
-            println!(
+            outln!(
                 "  {kind}: {} on {}: {}",
                 r.variant,
                 r.input_set,
@@ -121,7 +125,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
             );
         }
     }
-    println!();
+    outln!();
 }
 
 /// Formats nanoseconds with three significant digits and a fitting unit.

@@ -2,6 +2,7 @@
 
 use crate::check::{CheckOptions, CheckReport};
 use crate::error::CliError;
+use crate::outln;
 use crate::workload::DynWorkload;
 
 /// Checks the workloads; `Err` with exit code 1 on any disagreement.
@@ -17,7 +18,7 @@ pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(),
         );
         let report = w.check(options)?;
         print_report(&report);
-        println!(
+        outln!(
             "{}: {} in {:.1} s",
             w.name(),
             if report.failures.is_empty() {
@@ -43,29 +44,35 @@ pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(),
 
 fn print_report(report: &CheckReport) {
     for line in &report.summary {
-        println!("  {line}");
+        outln!("  {line}");
     }
     for note in &report.notes {
-        println!("  note: {note}");
+        outln!("  note: {note}");
     }
     for f in &report.failures {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "  {} disagrees with {} on this input (minimised; from {}):",
-            f.variant, f.reference, f.origin
+            f.variant,
+            f.reference,
+            f.origin
         );
         for line in f.picture.lines() {
-            println!("      {line}");
+            outln!("      {line}");
         }
-        println!("    {:>10}: {}", f.reference, f.expected);
-        println!("    {:>10}: {}", f.variant, f.got);
-        println!(
+        outln!("    {:>10}: {}", f.reference, f.expected);
+        outln!("    {:>10}: {}", f.variant, f.got);
+        outln!(
             "    reproduce: bitbench solve {} --variant {} '{}'",
-            report.workload, f.variant, f.input
+            report.workload,
+            f.variant,
+            f.input
         );
-        println!(
+        outln!(
             "               bitbench solve {} --variant {} '{}'",
-            report.workload, f.reference, f.input
+            report.workload,
+            f.reference,
+            f.input
         );
     }
 }

@@ -7,6 +7,7 @@
 //! and other schemas exit with code 2.
 
 use crate::error::CliError;
+use crate::{out, outln};
 use reports::compare::{compare, default_threshold};
 use reports::{Metric, ResultsFile};
 use std::path::{Path, PathBuf};
@@ -73,7 +74,7 @@ pub fn run(
                 .join(" or ")
         )));
     }
-    print!("{}", comparison.render());
+    out!("{}", comparison.render());
     let thresholds: Vec<String> = metrics
         .iter()
         .map(|&m| {
@@ -84,7 +85,7 @@ pub fn run(
         })
         .collect();
     let failures = comparison.failures();
-    println!(
+    outln!(
         "\n{} record(s) compared, {failures} regression(s), {} improvement(s) (threshold: {}; \
          time also beyond both runs' MAD)",
         comparison.rows.len(),

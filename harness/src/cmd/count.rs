@@ -11,6 +11,7 @@ use crate::counting::{self, CountPlan, Summary};
 use crate::error::CliError;
 use crate::levels::NO_AVX512;
 use crate::machine;
+use crate::outln;
 use crate::workload::DynWorkload;
 use reports::{Record, ResultsFile, Status};
 use std::collections::HashMap;
@@ -149,7 +150,7 @@ pub fn run(
         print_table(*w, &results.records);
     }
     results.write(&path)?;
-    println!("results: {}", path.display());
+    outln!("results: {}", path.display());
     Ok((path, results))
 }
 
@@ -227,7 +228,7 @@ fn print_table(w: &dyn DynWorkload, records: &[Record]) {
         }
     }
     for line in reasons {
-        println!("{line}");
+        outln!("{line}");
     }
 }
 

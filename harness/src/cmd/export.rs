@@ -2,6 +2,7 @@
 //! github-action-benchmark JSON, on stdout or into a file.
 
 use crate::error::CliError;
+use crate::out;
 use reports::ResultsFile;
 use reports::export::{Format, export};
 use std::path::{Path, PathBuf};
@@ -45,7 +46,7 @@ pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), CliEr
         Some(path) => std::fs::write(path, &exported.text)
             .map_err(|e| CliError::usage(format!("--out {}: cannot write: {e}", path.display()))),
         None => {
-            print!("{}", exported.text);
+            out!("{}", exported.text);
             Ok(())
         }
     }

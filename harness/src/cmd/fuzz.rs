@@ -9,6 +9,7 @@
 //! does the same for an artifact found earlier.
 
 use crate::error::CliError;
+use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -171,9 +172,12 @@ pub fn main(args: Args) -> Result<(), CliError> {
         ));
     }
     let mut findings = Vec::new();
-    println!(
+    outln!(
         "{:<16} {:>8} {:>12} {:>10}  result",
-        "target", "seconds", "runs", "runs/s"
+        "target",
+        "seconds",
+        "runs",
+        "runs/s"
     );
     for target in &targets {
         let run = run_target(&dir, build, target, args.seconds)?;
@@ -182,9 +186,11 @@ pub fn main(args: Args) -> Result<(), CliError> {
         } else {
             "no finding"
         };
-        println!(
+        outln!(
             "{target:<16} {:>8.1} {:>12} {:>10.0}  {result}",
-            run.seconds, run.runs, run.per_second
+            run.seconds,
+            run.runs,
+            run.per_second
         );
         if let Some(report) = run.finding {
             findings.push((target.clone(), report));
@@ -194,7 +200,7 @@ pub fn main(args: Args) -> Result<(), CliError> {
         return Ok(());
     }
     for (target, report) in &findings {
-        println!("\n== {target} ==\n{report}");
+        outln!("\n== {target} ==\n{report}");
     }
     let names: Vec<_> = findings.iter().map(|(t, _)| t.as_str()).collect();
     Err(CliError::failed(format!(
@@ -367,16 +373,16 @@ fn decode(
                 lines.last().unwrap_or(&"")
             ))
         })?;
-    println!("reproduce: {repro}");
+    outln!("reproduce: {repro}");
     let (ok, log) = output(
         build.cargo_fuzz(dir, "run").arg(&target).arg(&artifact),
         "cargo fuzz run",
     )?;
     if ok {
-        println!("the target passes on this input now");
+        outln!("the target passes on this input now");
         return Ok(());
     }
-    println!("{}", finding_report(&log));
+    outln!("{}", finding_report(&log));
     Err(CliError::failed(format!(
         "{target} still fails on {}",
         artifact.display()

@@ -8,6 +8,7 @@ use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
 use crate::error::CliError;
 use crate::workloads;
+use crate::{out, outln};
 use std::path::Path;
 
 /// Cases per input set in the main job's check: enough to catch a broken
@@ -41,7 +42,7 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
             ..options.clone()
         };
         let records = w.bench(&sweep)?;
-        println!(
+        outln!(
             "sweep: {} {} with {} ({} records)",
             w.name(),
             sets.join(" "),
@@ -53,9 +54,9 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
     results.write(&path)?;
     let sources = [reports::Source::new(label(&path), &path, results)];
     let report = super::report::render(&sources, Path::new(super::report::DEFAULT_DIR))?;
-    println!("\nsummary (quick run; `bitbench bench` measures longer):");
-    print!("{}", reports::summary(&sources));
-    println!("report: {}", report.index.display());
+    outln!("\nsummary (quick run; `bitbench bench` measures longer):");
+    out!("{}", reports::summary(&sources));
+    outln!("report: {}", report.index.display());
     Ok(())
 }
 

@@ -12,6 +12,7 @@ use crate::counting;
 use crate::error::CliError;
 use crate::levels;
 use crate::machine;
+use crate::outln;
 use crate::workload::DynWorkload;
 use reports::{Build, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
@@ -164,7 +165,7 @@ pub fn run(
     }
     let path = dir.join("matrix.json");
     merged.write(&path)?;
-    println!("merged results: {}", path.display());
+    outln!("merged results: {}", path.display());
     Ok((path, merged))
 }
 

@@ -6,6 +6,7 @@
 
 use crate::error::CliError;
 use crate::workloads;
+use crate::{out, outln};
 use reports::{Report, ReportOptions, Source};
 use std::path::{Path, PathBuf};
 
@@ -20,8 +21,8 @@ pub fn run(results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
     }
     let sources = Source::load(results)?;
     let report = render(&sources, out)?;
-    print!("{}", reports::summary(&sources));
-    println!("report: {}", report.index.display());
+    out!("{}", reports::summary(&sources));
+    outln!("report: {}", report.index.display());
     Ok(report)
 }
 
@@ -44,9 +45,9 @@ pub fn render(sources: &[Source], out: &Path) -> Result<Report, CliError> {
     let report =
         reports::render(sources, out, &options).map_err(|e| CliError::usage(e.to_string()))?;
     for line in &report.skipped {
-        println!("skipped: {line}");
+        outln!("skipped: {line}");
     }
-    println!(
+    outln!(
         "charts: {} in {}",
         report.charts.len(),
         report.dir.display()

@@ -2,6 +2,7 @@
 //! one column per variant, cells chosen by the caller.
 
 use crate::workload::DynWorkload;
+use crate::{out, outln};
 use reports::Record;
 
 /// The table's axes: the workload's variants present in `records` (registry
@@ -38,17 +39,17 @@ pub fn print_grid(
         .max()
         .unwrap_or(0)
         .max(min_col);
-    println!("\n{title}");
-    print!("{:<set_width$}", "input set");
+    outln!("\n{title}");
+    out!("{:<set_width$}", "input set");
     for v in variants {
-        print!("  {v:>col$}");
+        out!("  {v:>col$}");
     }
-    println!();
+    outln!();
     for set in sets {
-        print!("{set:<set_width$}");
+        out!("{set:<set_width$}");
         for v in variants {
-            print!("  {:>col$}", cell(v, set));
+            out!("  {:>col$}", cell(v, set));
         }
-        println!();
+        outln!();
     }
 }
