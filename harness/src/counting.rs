@@ -435,9 +435,8 @@ pub fn not_countable(
     match under_valgrind.get(&key) {
         Some(None) => None,
         Some(Some(reason)) if reason.contains("avx512") => Some(format!(
-            "{} (the variant needs {})",
-            crate::levels::NO_AVX512,
-            reason.trim_start_matches("this CPU lacks ")
+            "{} (under valgrind {reason})",
+            crate::levels::NO_AVX512
         )),
         Some(Some(reason)) => Some(format!("not countable: under valgrind {reason}")),
         None => Some("not countable: unknown to the valgrind probe".to_owned()),
@@ -634,7 +633,7 @@ mod tests {
         );
         assert_eq!(
             not_countable(&None, &probe, &case).unwrap(),
-            "not countable: valgrind has no AVX-512 (the variant needs avx512bw+avx512vl)"
+            "not countable: valgrind has no AVX-512 (under valgrind this CPU lacks avx512bw+avx512vl)"
         );
         let native = Some("this CPU lacks avx2".to_owned());
         assert_eq!(not_countable(&native, &probe, &case), native);

@@ -90,7 +90,7 @@ pub fn not_countable(level: &str) -> Option<&'static str> {
 
 /// Runtime feature detection by name (the std macro wants literals);
 /// `None` for a name this function does not know.
-fn detected(feature: &str) -> Option<bool> {
+pub(crate) fn detected(feature: &str) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
     {
         macro_rules! by_name {

@@ -33,10 +33,17 @@ impl VariantInfo {
         available: bool,
     ) -> Self {
         let unavailable = (!available).then(|| {
-            if features.is_empty() {
+            // Name only what is missing: "lacks avx512f+avx512bw", not every
+            // feature the variant uses.
+            let missing: Vec<&str> = features
+                .iter()
+                .copied()
+                .filter(|f| crate::levels::detected(f) != Some(true))
+                .collect();
+            if missing.is_empty() {
                 "not supported on this machine".to_owned()
             } else {
-                format!("this CPU lacks {}", features.join("+"))
+                format!("this CPU lacks {}", missing.join("+"))
             }
         });
         VariantInfo {
