@@ -9,8 +9,9 @@
 //! for every deeper search of that board.
 
 use crate::packed::{MAX_GAME, is_full, pack};
+use crate::swarmoves::{self, Children};
 use crate::table::{Hit, Table};
-use crate::{ANSWER_MASK, Board, swarmoves};
+use crate::{ANSWER_MASK, Board};
 
 /// What varies between the cached DFS variants.
 pub(crate) trait Flavor {
@@ -110,13 +111,7 @@ fn expand<F: Flavor>(
         cut: false,
         sym: 0,
     };
-    let mut children = [0u32; 32];
-    let mut n = 0;
-    swarmoves::for_each_child(board, |c| {
-        children[n] = c;
-        n += 1;
-    });
-    for &child in &children[..n] {
+    for &child in Children::of(board).as_slice() {
         if is_full(child) {
             frame.leaves += flavor.spread(child);
             frame.note(Some(0));

@@ -14,9 +14,10 @@
 use crate::cellsums::spread;
 use crate::dfs::{Flavor, one_move};
 use crate::packed::{MAX_GAME, is_full, pack, zero_fields};
+use crate::swarmoves::Children;
 use crate::sym::Symmetric;
 use crate::table::{BoardTable as Table, Entry};
-use crate::{ANSWER_MASK, Board, Solver, swarmoves};
+use crate::{ANSWER_MASK, Board, Solver};
 
 /// The average number of dice a capture is assumed to remove when sizing a
 /// board's first range (pair captures remove 1, triples 2, quads 3).
@@ -149,13 +150,7 @@ fn expand<F: Flavor>(
         longest: 0,
         sym: 0,
     };
-    let mut children = [0u32; 32];
-    let mut n = 0;
-    swarmoves::for_each_child(board, |c| {
-        children[n] = c;
-        n += 1;
-    });
-    for &child in &children[..n] {
+    for &child in Children::of(board).as_slice() {
         if is_full(child) {
             frame.leaves += flavor.spread(child);
             frame.note(0);

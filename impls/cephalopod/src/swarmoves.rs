@@ -79,6 +79,38 @@ fn each_bit(mut mask: u32, mut f: impl FnMut(usize)) {
     }
 }
 
+/// The most moves any board has.
+const MAX_MOVES: usize = 16;
+
+/// The children of a board in move order, held in an array: for callers
+/// whose per-child work needs borrows an `emit` closure cannot take.
+pub(crate) struct Children {
+    boards: [u32; MAX_MOVES],
+    len: usize,
+}
+
+impl Children {
+    /// The children of the non-full packed board `x` (see [`for_each_child`]).
+    #[inline(always)]
+    pub(crate) fn of(x: u32) -> Children {
+        let mut c = Children {
+            boards: [0; MAX_MOVES],
+            len: 0,
+        };
+        for_each_child(x, |child| {
+            c.boards[c.len] = child;
+            c.len += 1;
+        });
+        c
+    }
+
+    /// The children.
+    #[inline(always)]
+    pub(crate) fn as_slice(&self) -> &[u32] {
+        &self.boards[..self.len]
+    }
+}
+
 /// Calls `emit` with every child of the non-full packed board `x`, one per
 /// move (the same child may come twice through different moves).
 #[inline(always)]
