@@ -153,6 +153,22 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
             // children end their paths and go straight into the answer.
             let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
             let feeding = ending.unwrap_or(here.width);
+            // Where a move leads depends only on how many dice it captures:
+            // a placement to group (r + 1, k + 1), a capture of m dice to
+            // (r, k + 1 - m). Each target: its group and the lane shift
+            // (lane `i` here is depth `here.first + i`, one move deeper is
+            // lane `i + shift` there).
+            let targets: [Option<(usize, u32)>; 5] = std::array::from_fn(|captured| {
+                let (cr, ck) = match captured {
+                    0 => (r + 1, k + 1),
+                    1 => return None,
+                    m => (r, (k + 1).checked_sub(m as u32)?),
+                };
+                let g = group_index(cr, ck);
+                let there = (*windows.get(g)?)?;
+                tables[g].get_or_insert_with(|| Table::new(there.width, &mut pool));
+                Some((g, here.first + 1 - there.first))
+            });
             // A three-stage pipeline over the boards, so the cache misses
             // of neighbouring boards overlap: find a board's children and
             // prefetch their slots; a board later, look the children up
@@ -183,8 +199,9 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         .fold(L::default(), |a, &n| a.add(n))
                         .wide();
                     let kids = &mut stage.kids;
-                    swarmoves::for_each_child(board, |child| {
-                        if is_full(child) {
+                    swarmoves::for_each_move(board, |child, captured| {
+                        // Only a placement can fill the board.
+                        if captured == 0 && is_full(child) {
                             total =
                                 total.wrapping_add(moving.wrapping_mul(group.orbit_hash(child)));
                             return;
@@ -195,18 +212,13 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         if !feeds {
                             return;
                         }
-                        let (cr, ck) = rank_and_count(child);
-                        let g = group_index(cr, ck);
-                        let Some(there) = windows[g] else {
+                        let Some((g, shift)) = targets[captured] else {
                             return;
                         };
                         let child = group.canon(child);
-                        tables[g]
-                            .get_or_insert_with(|| Table::new(there.width, &mut pool))
-                            .prefetch(child);
-                        // Lane `i` here is depth `here.first + i`; its child
-                        // is one move deeper, at lane `i + shift` there.
-                        let shift = here.first + 1 - there.first;
+                        if let Some(t) = &tables[g] {
+                            t.prefetch(child);
+                        }
                         kids.push(child, g, shift);
                     });
                 }

@@ -115,6 +115,14 @@ impl Children {
 /// move (the same child may come twice through different moves).
 #[inline(always)]
 pub(crate) fn for_each_child(x: u32, mut emit: impl FnMut(u32)) {
+    for_each_move(x, |child, _| emit(child));
+}
+
+/// [`for_each_child`], with the number of dice each move captures (0 for a
+/// placement, else 2 to 4): a caller that groups boards by dice sum and
+/// count knows the child's group without looking at it.
+#[inline(always)]
+pub(crate) fn for_each_move(x: u32, mut emit: impl FnMut(u32, usize)) {
     let empty = zero_fields(x);
     let ring = x & RING_BITS;
     let ring_empty = empty & RING_HIGH;
@@ -125,7 +133,7 @@ pub(crate) fn for_each_child(x: u32, mut emit: impl FnMut(u32)) {
     let has_right = !zero_fields(right) & RING_HIGH;
     let lr = add_saturate(left, right);
     let ok_lr = ring_empty & has_left & has_right & !seven_fields(lr);
-    each_bit(ok_lr, |t| emit((x & !CLEAR_LR[t]) | (lr & FIELD[t])));
+    each_bit(ok_lr, |t| emit((x & !CLEAR_LR[t]) | (lr & FIELD[t]), 2));
     let mut captured = ok_lr;
 
     let centre = x >> 24;
@@ -139,21 +147,21 @@ pub(crate) fn for_each_child(x: u32, mut emit: impl FnMut(u32)) {
         let ok_lc = edge_empty & has_left & !seven_fields(lc);
         let ok_rc = edge_empty & has_right & !seven_fields(rc);
         let ok_lrc = edge_empty & has_left & has_right & !seven_fields(lrc);
-        each_bit(ok_lc, |t| emit((x & !CLEAR_LC[t]) | (lc & FIELD[t])));
-        each_bit(ok_rc, |t| emit((x & !CLEAR_RC[t]) | (rc & FIELD[t])));
-        each_bit(ok_lrc, |t| emit((x & !CLEAR_LRC[t]) | (lrc & FIELD[t])));
+        each_bit(ok_lc, |t| emit((x & !CLEAR_LC[t]) | (lc & FIELD[t]), 2));
+        each_bit(ok_rc, |t| emit((x & !CLEAR_RC[t]) | (rc & FIELD[t]), 2));
+        each_bit(ok_lrc, |t| emit((x & !CLEAR_LRC[t]) | (lrc & FIELD[t]), 3));
         captured |= ok_lc | ok_rc | ok_lrc;
     } else {
         captured |= centre_captures(x, &mut emit);
     }
-    each_bit(empty & !captured, |t| emit(x | 1 << (t - 2)));
+    each_bit(empty & !captured, |t| emit(x | 1 << (t - 2), 0));
 }
 
 /// Emits the captures at the empty centre; returns `CENTRE_HIGH` when there
 /// was at least one. Each sum is computed at an edge position `k` and moved
 /// to the centre.
 #[inline(always)]
-fn centre_captures(x: u32, emit: &mut impl FnMut(u32)) -> u32 {
+fn centre_captures(x: u32, emit: &mut impl FnMut(u32, usize)) -> u32 {
     let edges = x & EDGE_FIELDS;
     let has = !zero_fields(edges) & EDGE_HIGH;
     // Edges two and four steps clockwise of k, lined up at k.
@@ -171,10 +179,12 @@ fn centre_captures(x: u32, emit: &mut impl FnMut(u32)) -> u32 {
     let ok_tri = has & has_next & has_opposite & !seven_fields(tri);
     let ok_quad = has & has_next & has_opposite & rot(has_next, 4) & !seven_fields(quad) & 0o40;
     let to_centre = |sums: u32, t: usize| ((sums >> (t - 2)) & 7) << 24;
-    each_bit(ok_adj, |t| emit((x & !CLEAR_ADJ[t]) | to_centre(adj, t)));
-    each_bit(ok_opp, |t| emit((x & !CLEAR_OPP[t]) | to_centre(opp, t)));
-    each_bit(ok_tri, |t| emit((x & !CLEAR_TRI[t]) | to_centre(tri, t)));
-    each_bit(ok_quad, |t| emit((x & !EDGE_FIELDS) | to_centre(quad, t)));
+    each_bit(ok_adj, |t| emit((x & !CLEAR_ADJ[t]) | to_centre(adj, t), 2));
+    each_bit(ok_opp, |t| emit((x & !CLEAR_OPP[t]) | to_centre(opp, t), 2));
+    each_bit(ok_tri, |t| emit((x & !CLEAR_TRI[t]) | to_centre(tri, t), 3));
+    each_bit(ok_quad, |t| {
+        emit((x & !EDGE_FIELDS) | to_centre(quad, t), 4)
+    });
     if ok_adj | ok_opp | ok_tri | ok_quad != 0 {
         CENTRE_HIGH
     } else {
@@ -219,7 +229,15 @@ mod tests {
             let fast = children(x, |b, f| for_each_child(b, f));
             let slow = children(x, |b, f| moves::for_each_child(b, f));
             assert_eq!(fast, slow, "board {x:o}");
-            assert!(fast.len() <= 20);
+            assert!(fast.len() <= MAX_MOVES);
+            for_each_move(x, |child, captured| {
+                let dice = |b: u32| (!zero_fields(b) & HIGH).count_ones() as usize;
+                assert_eq!(
+                    dice(child) + captured,
+                    dice(x) + 1,
+                    "board {x:o} child {child:o}"
+                );
+            });
         }
     }
 }
