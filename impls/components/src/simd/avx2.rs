@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::Lanes;
+use super::{Lanes, Pair};
 use crate::{Board, Components, Labeler, Variant};
 
 /// The registry entry.
@@ -85,9 +85,9 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn shr64_1(self) -> V {
+    unsafe fn shr64<const N: i32>(self) -> V {
         // SAFETY: the caller guarantees AVX2.
-        V(unsafe { _mm256_srli_epi64::<1>(self.0) })
+        V(unsafe { _mm256_srli_epi64::<N>(self.0) })
     }
 
     #[inline(always)]
@@ -136,7 +136,7 @@ impl Lanes for V {
 #[target_feature(enable = "avx2,popcnt,bmi2")]
 unsafe fn batch(boards: &[Board], out: &mut [Components]) {
     // SAFETY: this function's features are the ones `label_batch::<V>` needs.
-    unsafe { super::label_batch::<V, 2>(boards, out) }
+    unsafe { super::label_batch::<Pair<V>, 4>(boards, out) }
 }
 
 impl Labeler for Avx2 {

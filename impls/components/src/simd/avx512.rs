@@ -89,9 +89,10 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn shr64_1(self) -> V {
+    unsafe fn shr64<const N: i32>(self) -> V {
         // SAFETY: the caller guarantees AVX-512F.
-        V(unsafe { _mm512_srli_epi64::<1>(self.0) })
+        // The immediate form takes a `u32` count; the count-register form takes any.
+        V(unsafe { _mm512_srl_epi64(self.0, _mm_cvtsi32_si128(N)) })
     }
 
     #[inline(always)]

@@ -38,7 +38,7 @@ pub(crate) fn variants() -> Vec<Variant> {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use avx2::Avx2;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use rounds::{Lanes, label_batch};
+pub(crate) use rounds::{Lanes, Pair, label_batch};
 
 #[cfg(target_arch = "x86_64")]
 mod rounds {
@@ -68,8 +68,8 @@ mod rounds {
         unsafe fn add64(self, other: Self) -> Self;
         /// Each 64-bit lane shifted up by one bit: every cell one column right.
         unsafe fn shl64_1(self) -> Self;
-        /// Each 64-bit lane shifted down by one bit: every cell one column left.
-        unsafe fn shr64_1(self) -> Self;
+        /// Each 64-bit lane shifted down by `N` bits: every cell `N` columns left.
+        unsafe fn shr64<const N: i32>(self) -> Self;
         /// Each 128-bit lane shifted up by `N` bytes: every cell `N` rows down.
         unsafe fn shl_bytes<const N: i32>(self) -> Self;
         /// Each 128-bit lane shifted down by `N` bytes: every cell `N` rows up.
@@ -82,48 +82,161 @@ mod rounds {
         unsafe fn is_zero(self) -> bool;
     }
 
-    /// `x` (inside `m`) grown by one step, then right along every row run of `m` it touches:
-    /// adding `x` to `m` carries through each touched run and stops at the zero sentinel
-    /// columns. The sentinels also make the plain shifts safe: nothing wraps into a cell.
-    ///
-    /// # Safety
-    /// As for [`Lanes`].
-    #[inline(always)]
-    unsafe fn step<L: Lanes>(x: L, m: L) -> L {
-        // SAFETY: forwarded to the caller.
-        unsafe {
-            let g = x.or(neighbours(x)).and(m);
-            m.add64(g).xor(m).or(g).and(m)
+    /// Two registers driven as one: every operation runs on both, two independent dependency
+    /// chains that the CPU overlaps, where one chain would leave it waiting on latency.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Pair<L>(L, L);
+
+    impl<L: Lanes> Lanes for Pair<L> {
+        const BOARDS: usize = 2 * L::BOARDS;
+
+        #[inline(always)]
+        unsafe fn load(boards: &[u128]) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(L::load(boards), L::load(&boards[L::BOARDS..])) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, out: &mut [u128]) {
+            // SAFETY: forwarded to the caller.
+            unsafe {
+                self.0.store(out);
+                self.1.store(&mut out[L::BOARDS..]);
+            }
+        }
+        #[inline(always)]
+        unsafe fn and(self, o: Self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.and(o.0), self.1.and(o.1)) }
+        }
+        #[inline(always)]
+        unsafe fn or(self, o: Self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.or(o.0), self.1.or(o.1)) }
+        }
+        #[inline(always)]
+        unsafe fn xor(self, o: Self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.xor(o.0), self.1.xor(o.1)) }
+        }
+        #[inline(always)]
+        unsafe fn andnot(self, o: Self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.andnot(o.0), self.1.andnot(o.1)) }
+        }
+        #[inline(always)]
+        unsafe fn add64(self, o: Self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.add64(o.0), self.1.add64(o.1)) }
+        }
+        #[inline(always)]
+        unsafe fn shl64_1(self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.shl64_1(), self.1.shl64_1()) }
+        }
+        #[inline(always)]
+        unsafe fn shr64<const N: i32>(self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.shr64::<N>(), self.1.shr64::<N>()) }
+        }
+        #[inline(always)]
+        unsafe fn shl_bytes<const N: i32>(self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.shl_bytes::<N>(), self.1.shl_bytes::<N>()) }
+        }
+        #[inline(always)]
+        unsafe fn shr_bytes<const N: i32>(self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.shr_bytes::<N>(), self.1.shr_bytes::<N>()) }
+        }
+        #[inline(always)]
+        unsafe fn lowest(self) -> Self {
+            // SAFETY: forwarded to the caller.
+            unsafe { Pair(self.0.lowest(), self.1.lowest()) }
+        }
+        #[inline(always)]
+        unsafe fn same(self, o: Self) -> bool {
+            // SAFETY: forwarded to the caller.
+            unsafe { self.0.xor(o.0).or(self.1.xor(o.1)).is_zero() }
+        }
+        #[inline(always)]
+        unsafe fn is_zero(self) -> bool {
+            // SAFETY: forwarded to the caller.
+            unsafe { self.0.or(self.1).is_zero() }
         }
     }
 
-    /// Fills down every vertical run of `m` that `g` touches.
-    ///
-    /// # Safety
-    /// As for [`Lanes`].
-    #[inline(always)]
-    unsafe fn fill_down<L: Lanes>(g: L, down: &[L; 3]) -> L {
-        // SAFETY: forwarded to the caller.
-        unsafe {
-            let g = g.or(g.shl_bytes::<2>().and(down[0]));
-            let g = g.or(g.shl_bytes::<4>().and(down[1]));
-            g.or(g.shl_bytes::<8>().and(down[2]))
-        }
+    /// Per-board propagator masks for whole-run fills: bit `c` of a mask says a fill may jump
+    /// over the given distance into cell `c` without passing a gap of the board.
+    #[derive(Clone, Copy)]
+    struct Runs<L> {
+        /// The board.
+        m: L,
+        /// Cells whose 1 and 3 right neighbours are in the board: leftward jumps of 2 and 4.
+        left: [L; 2],
+        /// Cells whose 1, 3 and 7 cells above are in the board: downward jumps of 2, 4, 8.
+        down: [L; 3],
+        /// Cells whose 1, 3 and 7 cells below are in the board: upward jumps of 2, 4, 8.
+        up: [L; 3],
     }
 
-    /// Cells of `m` whose 1, 3 and 7 cells above are all in `m` too: where a fill down a
-    /// column may jump 2, 4 and 8 rows without passing a gap.
-    ///
-    /// # Safety
-    /// As for [`Lanes`].
-    #[inline(always)]
-    unsafe fn down_masks<L: Lanes>(m: L) -> [L; 3] {
-        // SAFETY: forwarded to the caller.
-        unsafe {
-            let d2 = m.and(m.shl_bytes::<1>());
-            let d4 = d2.and(d2.shl_bytes::<2>());
-            let d8 = d4.and(d4.shl_bytes::<4>());
-            [d2, d4, d8]
+    impl<L: Lanes> Runs<L> {
+        /// # Safety
+        /// As for [`Lanes`].
+        #[inline(always)]
+        unsafe fn new(m: L) -> Runs<L> {
+            // SAFETY: forwarded to the caller.
+            unsafe {
+                let l2 = m.and(m.shr64::<1>());
+                let d2 = m.and(m.shl_bytes::<1>());
+                let d4 = d2.and(d2.shl_bytes::<2>());
+                let u2 = m.and(m.shr_bytes::<1>());
+                let u4 = u2.and(u2.shr_bytes::<2>());
+                Runs {
+                    m,
+                    left: [l2, l2.and(l2.shr64::<2>())],
+                    down: [d2, d4, d4.and(d4.shl_bytes::<4>())],
+                    up: [u2, u4, u4.and(u4.shr_bytes::<4>())],
+                }
+            }
+        }
+
+        /// Every row run of the board that `x` (inside it) touches, whole: adding `x` to the
+        /// board carries right through each touched run and stops at the zero sentinel
+        /// columns; a Kogge-Stone fill of 1, 2 and 4 cells reaches the run's left end.
+        ///
+        /// # Safety
+        /// As for [`Lanes`].
+        #[inline(always)]
+        unsafe fn rows(&self, x: L) -> L {
+            // SAFETY: forwarded to the caller.
+            unsafe {
+                let m = self.m;
+                let x = m.add64(x).xor(m).or(x).and(m);
+                let x = x.or(x.shr64::<1>().and(m));
+                let x = x.or(x.shr64::<2>().and(self.left[0]));
+                x.or(x.shr64::<4>().and(self.left[1]))
+            }
+        }
+
+        /// Every vertical run of the board that `x` (inside it) touches, whole: Kogge-Stone
+        /// fills of 1, 2, 4 and 8 rows down and up.
+        ///
+        /// # Safety
+        /// As for [`Lanes`].
+        #[inline(always)]
+        unsafe fn columns(&self, x: L) -> L {
+            // SAFETY: forwarded to the caller.
+            unsafe {
+                let (m, d, u) = (self.m, &self.down, &self.up);
+                let dn = x.or(x.shl_bytes::<1>().and(m));
+                let dn = dn.or(dn.shl_bytes::<2>().and(d[0]));
+                let dn = dn.or(dn.shl_bytes::<4>().and(d[1]));
+                let dn = dn.or(dn.shl_bytes::<8>().and(d[2]));
+                let up = x.or(x.shr_bytes::<1>().and(m));
+                let up = up.or(up.shr_bytes::<2>().and(u[0]));
+                let up = up.or(up.shr_bytes::<4>().and(u[1]));
+                dn.or(up.or(up.shr_bytes::<8>().and(u[2])))
+            }
         }
     }
 
@@ -135,7 +248,7 @@ mod rounds {
     unsafe fn neighbours<L: Lanes>(x: L) -> L {
         // SAFETY: forwarded to the caller.
         unsafe {
-            let horizontal = x.shl64_1().or(x.shr64_1());
+            let horizontal = x.shl64_1().or(x.shr64::<1>());
             horizontal.or(x.shl_bytes::<1>().or(x.shr_bytes::<1>()))
         }
     }
@@ -150,14 +263,14 @@ mod rounds {
     unsafe fn small_components<L: Lanes>(m: L) -> (L, L, L, L) {
         // SAFETY: forwarded to the caller.
         unsafe {
-            let (l, r) = (m.shl64_1(), m.shr64_1());
+            let (l, r) = (m.shl64_1(), m.shr64::<1>());
             let (u, d) = (m.shl_bytes::<1>(), m.shr_bytes::<1>());
             let singles = l.or(r).or(u).or(d).andnot(m);
             // Exactly one neighbour: odd parity and no two neighbour masks overlapping.
             let two = l.and(r).or(u.and(d)).or(l.or(r).and(u.or(d)));
             let one = two.andnot(l.xor(r).xor(u).xor(d).and(m));
             let dominoes = one.and(neighbours(one));
-            let right = dominoes.and(dominoes.shr64_1());
+            let right = dominoes.and(dominoes.shr64::<1>());
             let down = dominoes.and(dominoes.shr_bytes::<1>());
             (singles.or(dominoes).andnot(m), singles, right, down)
         }
@@ -246,13 +359,7 @@ mod rounds {
                     );
                 }
                 let mut count = [0usize; N];
-                let cells: u32 = padded.iter().map(|p| p.count_ones()).sum();
-                grow_all::<L, N>(
-                    rest,
-                    cells >= DENSE_CELLS * N as u32,
-                    &mut found,
-                    &mut count,
-                );
+                grow_all::<L, N>(rest, &mut found, &mut count);
                 for (b, o) in out.iter_mut().enumerate() {
                     place(o, small[b], &found[b][..count[b]]);
                 }
@@ -260,35 +367,27 @@ mod rounds {
         }
     }
 
-    /// Cells per board from which a group counts as dense: there components span the board,
-    /// and filling down whole columns each round pays for its cost.
-    const DENSE_CELLS: u32 = 40;
-
     /// Grows the components of `rest`, one per board per round, appending each board's to its
-    /// row of `found` (row-major) and counting them in `count`. `fill` adds whole-column
-    /// fills to every round.
+    /// row of `found` (row-major) and counting them in `count`.
     ///
     /// # Safety
     /// As for [`label_batch`].
     #[inline(always)]
     unsafe fn grow_all<L: Lanes, const N: usize>(
         mut rest: L,
-        fill: bool,
         found: &mut [[u128; MAX_COMPONENTS + 1]; N],
         count: &mut [usize; N],
     ) {
         // SAFETY: forwarded to the caller.
         unsafe {
             let mut comp = [0u128; N];
-            let down = if fill { down_masks(rest) } else { [rest; 3] };
+            let runs = Runs::new(rest);
             while !rest.is_zero() {
-                let mut x = rest.lowest();
+                // Alternate whole row runs and whole vertical runs: about three rounds reach
+                // the fixpoint even on dense boards, where single steps take a dozen or more.
+                let mut x = runs.rows(rest.lowest());
                 loop {
-                    // Two steps per test: the test and its branch cost more than a step.
-                    let mut g = step(step(x, rest), rest);
-                    if fill {
-                        g = fill_down(g, &down);
-                    }
+                    let g = runs.rows(runs.columns(x));
                     if g.same(x) {
                         break;
                     }

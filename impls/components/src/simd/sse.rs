@@ -83,9 +83,9 @@ impl Lanes for V {
     }
 
     #[inline(always)]
-    unsafe fn shr64_1(self) -> V {
+    unsafe fn shr64<const N: i32>(self) -> V {
         // SAFETY: SSE2 is part of x86-64.
-        V(unsafe { _mm_srli_epi64::<1>(self.0) })
+        V(unsafe { _mm_srli_epi64::<N>(self.0) })
     }
 
     #[inline(always)]
