@@ -86,10 +86,34 @@ fn rank_and_count(b: u32) -> (u32, u32) {
     (rank, (!zero_fields(b) & HIGH).count_ones())
 }
 
-/// The index of group `(r, k)` in per-group arrays.
-#[inline(always)]
-fn group_index(r: u32, k: u32) -> usize {
-    (r * (CELLS + 1) + k) as usize
+/// The groups a search can meet: dice sums from the root's `r0` to `top`
+/// (a move raises the sum by at most 1), every dice count. Per-group arrays
+/// cover only these, which keeps a shallow solve's set-up small.
+struct Groups {
+    r0: u32,
+    top: u32,
+}
+
+impl Groups {
+    fn new(r0: u32, depth: u32) -> Groups {
+        Groups {
+            r0,
+            top: (r0 + depth).min(MAX_RANK),
+        }
+    }
+
+    /// The number of groups.
+    fn len(&self) -> usize {
+        ((self.top - self.r0 + 1) * (CELLS + 1)) as usize
+    }
+
+    /// The index of group `(r, k)`, if the search can meet it.
+    #[inline(always)]
+    fn index(&self, r: u32, k: u32) -> Option<usize> {
+        (self.r0..=self.top)
+            .contains(&r)
+            .then(|| ((r - self.r0) * (CELLS + 1) + k) as usize)
+    }
 }
 
 /// A path count per lane: `u32` when nothing is divided at the end (the
@@ -126,48 +150,48 @@ impl Lane for u64 {
 
 fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
     let (r0, k0) = rank_and_count(root);
-    let windows: Vec<Option<Window>> = (0..=MAX_RANK)
+    let groups = Groups::new(r0, depth);
+    let windows: Vec<Option<Window>> = (r0..=groups.top)
         .flat_map(|r| (0..=CELLS).map(move |k| Window::of(r0, k0, depth, r, k)))
         .collect();
-    let mut tables: Vec<Option<Table<L>>> =
-        (0..=group_index(MAX_RANK, CELLS)).map(|_| None).collect();
+    let mut tables: Vec<Option<Table<L>>> = (0..groups.len()).map(|_| None).collect();
     let mut pool = Vec::new();
     let mut first = Table::new(1, &mut pool);
     let entry = first.entry(root);
     first.lanes_at(entry)[0] = L::ONE;
-    tables[group_index(r0, k0)] = Some(first);
+    tables[groups.index(r0, k0).expect("the root's group")] = Some(first);
 
     let mut total = 0u64;
-    for order in 4 * r0 - k0..=4 * MAX_RANK {
+    for order in 4 * r0 - k0..=4 * groups.top {
         for k in 0..CELLS {
             if (order + k) % 4 != 0 {
                 continue;
             }
             let r = (order + k) / 4;
-            let Some(table) = tables.get_mut(group_index(r, k)).and_then(Option::take) else {
+            let Some(g) = groups.index(r, k) else {
                 continue;
             };
-            let here =
-                windows[group_index(r, k)].expect("a table exists only for a reachable group");
+            let Some(table) = tables[g].take() else {
+                continue;
+            };
+            let here = windows[g].expect("a table exists only for a reachable group");
             // The lane at depth `D - 1`, if the window reaches it: its
             // children end their paths and go straight into the answer.
             let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
             let feeding = ending.unwrap_or(here.width);
             // Where a move leads depends only on how many dice it captures:
             // a placement to group (r + 1, k + 1), a capture of m dice to
-            // (r, k + 1 - m). Each target: its group and the lane shift
-            // (lane `i` here is depth `here.first + i`, one move deeper is
-            // lane `i + shift` there).
-            let targets: [Option<(usize, u32)>; 5] = std::array::from_fn(|captured| {
+            // (r, k + 1 - m). Each target: its group and window (lane `i`
+            // here is depth `here.first + i`, one move deeper is lane
+            // `i + here.first + 1 - there.first` there).
+            let targets: [Option<(usize, Window)>; 5] = std::array::from_fn(|captured| {
                 let (cr, ck) = match captured {
                     0 => (r + 1, k + 1),
                     1 => return None,
                     m => (r, (k + 1).checked_sub(m as u32)?),
                 };
-                let g = group_index(cr, ck);
-                let there = (*windows.get(g)?)?;
-                tables[g].get_or_insert_with(|| Table::new(there.width, &mut pool));
-                Some((g, here.first + 1 - there.first))
+                let g = groups.index(cr, ck)?;
+                Some((g, windows[g]?))
             });
             // A three-stage pipeline over the boards, so the cache misses
             // of neighbouring boards overlap: find a board's children and
@@ -212,14 +236,14 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                         if !feeds {
                             return;
                         }
-                        let Some((g, shift)) = targets[captured] else {
+                        let Some((g, there)) = targets[captured] else {
                             return;
                         };
                         let child = group.canon(child);
-                        if let Some(t) = &tables[g] {
-                            t.prefetch(child);
-                        }
-                        kids.push(child, g, shift);
+                        tables[g]
+                            .get_or_insert_with(|| Table::new(there.width, &mut pool))
+                            .prefetch(child);
+                        kids.push(child, g, here.first + 1 - there.first);
                     });
                 }
                 let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
