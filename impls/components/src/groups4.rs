@@ -92,14 +92,14 @@ pub(crate) fn variants() -> Vec<Variant> {
             name: "groups4-swar-prefilter",
             description: "strip isolated cells and dominoes, swar, keep components of 4+ cells",
             features: &[],
-            make: || boxed(Swar, true),
+            make: || boxed(Swar::new(), true),
         },
     ];
     #[cfg(target_arch = "x86_64")]
     v.push(Variant {
         name: "groups4-avx2-prefilter",
         description: "strip isolated cells and dominoes, avx2, keep components of 4+ cells",
-        features: &["avx2", "popcnt", "bmi2"],
+        features: &["avx2", "popcnt", "bmi1", "bmi2"],
         make: || crate::simd::Avx2::new().and_then(|l| boxed(l, true)),
     });
     v

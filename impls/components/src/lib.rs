@@ -188,15 +188,20 @@ pub const MAX_COMPONENTS: usize = Board::CELLS / 2;
 /// Labelers leave them in canonical order (by lowest set bit); equality compares the list.
 #[derive(Clone, Copy)]
 pub struct Components {
-    masks: [u128; MAX_COMPONENTS],
+    /// The masks, then one spare slot: a labeler may write junk there (one past the last
+    /// component of a full board), which lets its output loops do without branches.
+    masks: [u128; MAX_COMPONENTS + 1],
     len: u8,
 }
+
+/// The spare slot of [`Components::masks`].
+const SPARE: usize = MAX_COMPONENTS;
 
 impl Components {
     /// An empty list.
     pub const fn new() -> Components {
         Components {
-            masks: [0; MAX_COMPONENTS],
+            masks: [0; MAX_COMPONENTS + 1],
             len: 0,
         }
     }
@@ -222,6 +227,10 @@ impl Components {
     /// If the list already holds [`MAX_COMPONENTS`] masks.
     #[inline]
     pub fn push(&mut self, mask: u128) {
+        assert!(
+            self.len() < MAX_COMPONENTS,
+            "more than {MAX_COMPONENTS} components"
+        );
         self.masks[self.len as usize] = mask;
         self.len += 1;
     }
@@ -366,7 +375,7 @@ pub fn variants() -> Vec<Variant> {
             name: "swar",
             description: "singles pre-pass, two-row component table, u64-window dilation, whole-run fills",
             features: &[],
-            make: || boxed(swar::Swar),
+            make: || boxed(swar::Swar::new()),
         },
     ];
     v.extend(simd::variants());

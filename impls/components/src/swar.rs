@@ -8,7 +8,7 @@
 //! a few rounds.
 
 use crate::bits::{NOT_LEFT, NOT_RIGHT, RIGHT, isolated};
-use crate::{Board, Components, Labeler};
+use crate::{Board, Components, Labeler, SPARE};
 
 const W: u32 = Board::WIDTH as u32;
 /// Bits of two rows, the table's index.
@@ -121,41 +121,161 @@ impl Fills {
 }
 
 /// Run-filling SWAR flood fill.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Swar;
+#[derive(Clone, Copy, Debug)]
+pub struct Swar {
+    /// Whether the CPU has POPCNT and BMI1/BMI2 (checked once in [`Swar::new`]).
+    fast: bool,
+}
+
+impl Swar {
+    /// The labeler, set up to use POPCNT and BMI where the CPU has them.
+    pub fn new() -> Swar {
+        #[cfg(target_arch = "x86_64")]
+        let fast = is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let fast = false;
+        Swar { fast }
+    }
+}
+
+impl Default for Swar {
+    fn default() -> Swar {
+        Swar::new()
+    }
+}
 
 impl Labeler for Swar {
     fn label(&self, board: Board, out: &mut Components) {
-        let m = board.bits();
-        let singles = isolated(m);
-        let mut rest = m;
-        let mut n = 0;
-        while rest != 0 {
-            let low = rest & rest.wrapping_neg();
-            // Singles skip the lookup: it sits on the serial chain from one component to the
-            // next, which is what bounds sparse boards.
-            let comp = if low & singles != 0 {
-                low
-            } else {
-                // The lowest cell starts the next component (canonical order), and nothing of
-                // `rest` lies before it in its row, so the rows from its row on index the table.
-                let shift = rest.trailing_zeros() / W * W;
-                let window = (rest >> shift) as u64;
-                let piece = u64::from(PAIRS[(window & ((1 << PAIR_BITS) - 1)) as usize]);
-                if (piece >> W) & (window >> PAIR_BITS) & ROW == 0 {
-                    (piece as u128) << shift
-                } else {
-                    grow(rest, shift, piece)
-                }
-            };
-            // A local count keeps the length out of memory inside the loop.
-            out.masks[n] = comp;
-            n += 1;
-            rest ^= comp;
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is true only when `new` saw the features.
+            return unsafe { label_fast(board, out) };
         }
-        out.len = n as u8;
+        label(board, out);
+    }
+
+    fn label_batch(&self, boards: &[Board], out: &mut [Components]) {
+        assert_eq!(
+            boards.len(),
+            out.len(),
+            "label_batch: boards and out differ in length"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is true only when `new` saw the features.
+            return unsafe { batch_fast(boards, out) };
+        }
+        for (&b, o) in boards.iter().zip(out.iter_mut()) {
+            label(b, o);
+        }
     }
 }
+
+/// [`label`] compiled for POPCNT and BMI (the rank counts and bit loops are single
+/// instructions there, a dozen without).
+///
+/// # Safety
+/// The CPU must have POPCNT, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2")]
+unsafe fn label_fast(board: Board, out: &mut Components) {
+    label(board, out);
+}
+
+/// [`label_fast`] over a batch, in one call so the loop is compiled with the features too.
+///
+/// # Safety
+/// The CPU must have POPCNT, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2")]
+#[inline(never)]
+pub(crate) unsafe fn batch_fast(boards: &[Board], out: &mut [Components]) {
+    for (&b, o) in boards.iter().zip(out.iter_mut()) {
+        label(b, o);
+    }
+}
+
+/// Labels one board. Isolated cells, most components of sparse boards, come from a
+/// whole-board pre-pass and are never grown; the other components are grown one at a time;
+/// then every component goes to its slot in canonical order, the number of component starts
+/// below its own, so the isolated cells are written without a serial chain between them.
+#[inline(always)]
+fn label(board: Board, out: &mut Components) {
+    let m = board.bits();
+    let singles = isolated(m);
+    let mut rest = m ^ singles;
+    // Components are found in canonical order, so the slot of the `k`th is `k` plus the
+    // isolated cells before its start.
+    let mut k = 0;
+    let mut starts = singles;
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        // The lowest cell starts the next component, and nothing of `rest` lies before it in
+        // its row, so the rows from its row on index the table.
+        let shift = rest.trailing_zeros() / W * W;
+        let window = (rest >> shift) as u64;
+        let piece = u64::from(PAIRS[(window & ((1 << PAIR_BITS) - 1)) as usize]);
+        let comp = if (piece >> W) & (window >> PAIR_BITS) & ROW == 0 {
+            (piece as u128) << shift
+        } else {
+            grow(rest, shift, piece)
+        };
+        out.masks[k + rank(singles, low)] = comp;
+        k += 1;
+        starts |= low;
+        rest ^= comp;
+    }
+    if singles != 0 {
+        place_singles(out, starts, singles);
+    }
+    out.len = starts.count_ones() as u8;
+}
+
+/// The number of cells of `set` below the single cell `low`.
+#[inline(always)]
+fn rank(set: u128, low: u128) -> usize {
+    (set & (low - 1)).count_ones() as usize
+}
+
+/// Writes every cell of `singles` to its slot among `starts`, the first 64 cells in 64-bit
+/// steps, `UNROLL` per loop test, as mispredicted loop exits are much of what a sparse board
+/// costs; steps past the last cell write an empty mask to the spare slot.
+#[inline(always)]
+fn place_singles(out: &mut Components, starts: u128, singles: u128) {
+    let (starts_lo, starts_hi) = (starts as u64, (starts >> 64) as u64);
+    let mut s = singles as u64;
+    loop {
+        for _ in 0..UNROLL {
+            let low = s & s.wrapping_neg();
+            let slot = (starts_lo & low.wrapping_sub(1)).count_ones() as usize;
+            out.masks[if low == 0 { SPARE } else { slot }] = u128::from(low);
+            s &= s.wrapping_sub(1);
+        }
+        if s == 0 {
+            break;
+        }
+    }
+    // The last eight cells rarely hold more than two isolated ones: two steps without a
+    // test, then a loop that seldom runs.
+    let base = starts_lo.count_ones() as usize;
+    let mut s = (singles >> 64) as u64;
+    let mut step = |s: &mut u64| {
+        let low = *s & s.wrapping_neg();
+        let slot = base + (starts_hi & low.wrapping_sub(1)).count_ones() as usize;
+        out.masks[if low == 0 { SPARE } else { slot }] = u128::from(low) << 64;
+        *s &= s.wrapping_sub(1);
+    };
+    step(&mut s);
+    step(&mut s);
+    while s != 0 {
+        step(&mut s);
+    }
+}
+
+/// Steps of [`place_singles`] per loop test.
+const UNROLL: usize = 3;
 
 /// Ten rows of six cells: the most a u64 window holds.
 const WINDOW_BITS: u32 = 60;

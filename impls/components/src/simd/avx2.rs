@@ -10,7 +10,7 @@ use crate::{Board, Components, Labeler, Variant};
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx2",
     description: "row-major padded bytes, two boards per AVX2 register, one component each per round",
-    features: &["avx2", "popcnt", "bmi2"],
+    features: &["avx2", "popcnt", "bmi1", "bmi2"],
     make: || Avx2::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
 
@@ -19,10 +19,11 @@ pub(crate) const VARIANT: Variant = Variant {
 pub struct Avx2(());
 
 impl Avx2 {
-    /// `Some` when the CPU has AVX2, POPCNT and BMI2.
+    /// `Some` when the CPU has AVX2, POPCNT, BMI1 and BMI2.
     pub fn new() -> Option<Avx2> {
         let ok = is_x86_feature_detected!("avx2")
             && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2");
         ok.then_some(Avx2(()))
     }
@@ -132,8 +133,8 @@ impl Lanes for V {
 }
 
 /// # Safety
-/// The CPU must have AVX2, POPCNT and BMI2.
-#[target_feature(enable = "avx2,popcnt,bmi2")]
+/// The CPU must have AVX2, POPCNT, BMI1 and BMI2.
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 unsafe fn batch(boards: &[Board], out: &mut [Components]) {
     // SAFETY: this function's features are the ones `label_batch::<V>` needs.
     unsafe { super::label_batch::<Pair<V>, 4>(boards, out) }

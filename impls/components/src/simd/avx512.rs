@@ -10,7 +10,7 @@ use crate::{Board, Components, Labeler, Variant};
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx512",
     description: "row-major padded bytes, four boards per AVX-512 register, one component each per round",
-    features: &["avx512f", "avx512bw", "popcnt", "bmi2"],
+    features: &["avx512f", "avx512bw", "popcnt", "bmi1", "bmi2"],
     make: || Avx512::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
 
@@ -19,11 +19,12 @@ pub(crate) const VARIANT: Variant = Variant {
 pub struct Avx512(());
 
 impl Avx512 {
-    /// `Some` when the CPU has AVX-512 F and BW, POPCNT and BMI2.
+    /// `Some` when the CPU has AVX-512 F and BW, POPCNT, BMI1 and BMI2.
     pub fn new() -> Option<Avx512> {
         let ok = is_x86_feature_detected!("avx512f")
             && is_x86_feature_detected!("avx512bw")
             && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2");
         ok.then_some(Avx512(()))
     }
@@ -134,8 +135,8 @@ impl Lanes for V {
 }
 
 /// # Safety
-/// The CPU must have AVX-512 F and BW, POPCNT and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi2")]
+/// The CPU must have AVX-512 F and BW, POPCNT, BMI1 and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2")]
 unsafe fn batch(boards: &[Board], out: &mut [Components]) {
     // SAFETY: this function's features are the ones `label_batch::<V>` needs.
     unsafe { super::label_batch::<V, 4>(boards, out) }

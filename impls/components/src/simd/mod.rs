@@ -317,7 +317,7 @@ mod rounds {
     /// empty boards).
     ///
     /// # Safety
-    /// The CPU must have `L`'s target features plus BMI2 and POPCNT; callers are
+    /// The CPU must have `L`'s target features plus POPCNT, BMI1 and BMI2; callers are
     /// `#[target_feature]` functions enabling them, into which this is inlined.
     #[inline(always)]
     pub(crate) unsafe fn label_batch<L: Lanes, const N: usize>(
@@ -334,38 +334,76 @@ mod rounds {
         // the empty masks of finished boards). Reused across groups: `count` says what is
         // valid.
         let mut found = [[0u128; MAX_COMPONENTS + 1]; N];
-        for (boards, out) in boards.chunks(N).zip(out.chunks_mut(N)) {
-            let mut padded = [0u128; N];
-            for (p, b) in padded.iter_mut().zip(boards) {
-                // SAFETY: the caller guarantees BMI2.
-                *p = unsafe { to_padded(b.bits()) };
+        // Blocks of 64 groups: first the sparse groups (mostly single cells, which the scalar
+        // labeler places without any growth round), then the dense ones in a loop free of
+        // calls, as a call there costs the vector loop its registers.
+        let block = 64 * N;
+        for (boards, out) in boards.chunks(block).zip(out.chunks_mut(block)) {
+            let mut dense = 0u64;
+            for (g, (boards, out)) in boards.chunks(N).zip(out.chunks_mut(N)).enumerate() {
+                let cells: u32 = boards.iter().map(|b| b.bits().count_ones()).sum();
+                if cells < SPARSE_CELLS * N as u32 {
+                    // SAFETY: the caller guarantees POPCNT, BMI1 and BMI2.
+                    unsafe { crate::swar::batch_fast(boards, out) };
+                } else {
+                    dense |= 1 << g;
+                }
             }
-            // SAFETY: the caller guarantees `L`'s features, BMI2 and POPCNT.
-            unsafe {
-                // Single cells and dominoes need no growth: they are found for all boards at
-                // once and placed by rank at the end.
-                let board = L::load(&padded);
-                let (rest, singles, right, down) = small_components(board);
-                let mut small = [(0u128, 0u128, 0u128); N];
-                let mut parts = [[0u128; N]; 3];
-                for (part, v) in parts.iter_mut().zip([singles, right, down]) {
-                    v.store(part);
-                }
-                for (b, s) in small.iter_mut().enumerate() {
-                    *s = (
-                        to_rows(parts[0][b]),
-                        to_rows(parts[1][b]),
-                        to_rows(parts[2][b]),
-                    );
-                }
-                let mut count = [0usize; N];
-                grow_all::<L, N>(rest, &mut found, &mut count);
-                for (b, o) in out.iter_mut().enumerate() {
-                    place(o, small[b], &found[b][..count[b]]);
-                }
+            while dense != 0 {
+                let g = dense.trailing_zeros() as usize;
+                dense &= dense - 1;
+                let end = boards.len().min((g + 1) * N);
+                // SAFETY: forwarded to the caller.
+                unsafe {
+                    label_group::<L, N>(&boards[g * N..end], &mut out[g * N..end], &mut found)
+                };
             }
         }
     }
+
+    /// Labels one group of at most `N` boards with the vector round loop.
+    ///
+    /// # Safety
+    /// As for [`label_batch`].
+    #[inline(always)]
+    unsafe fn label_group<L: Lanes, const N: usize>(
+        boards: &[Board],
+        out: &mut [Components],
+        found: &mut [[u128; MAX_COMPONENTS + 1]; N],
+    ) {
+        let mut padded = [0u128; N];
+        for (p, b) in padded.iter_mut().zip(boards) {
+            // SAFETY: the caller guarantees BMI2.
+            *p = unsafe { to_padded(b.bits()) };
+        }
+        // SAFETY: the caller guarantees `L`'s features, BMI2 and POPCNT.
+        unsafe {
+            // Single cells and dominoes need no growth: they are found for all boards at
+            // once and placed by rank at the end.
+            let board = L::load(&padded);
+            let (rest, singles, right, down) = small_components(board);
+            let mut small = [(0u128, 0u128, 0u128); N];
+            let mut parts = [[0u128; N]; 3];
+            for (part, v) in parts.iter_mut().zip([singles, right, down]) {
+                v.store(part);
+            }
+            for (b, s) in small.iter_mut().enumerate() {
+                *s = (
+                    to_rows(parts[0][b]),
+                    to_rows(parts[1][b]),
+                    to_rows(parts[2][b]),
+                );
+            }
+            let mut count = [0usize; N];
+            grow_all::<L, N>(rest, found, &mut count);
+            for (b, o) in out.iter_mut().enumerate() {
+                place(o, small[b], &found[b][..count[b]]);
+            }
+        }
+    }
+
+    /// Cells per board below which a group goes to the scalar labeler.
+    const SPARSE_CELLS: u32 = 32;
 
     /// Grows the components of `rest`, one per board per round, appending each board's to its
     /// row of `found` (row-major) and counting them in `count`.

@@ -9,7 +9,7 @@ use crate::{Board, Components, Labeler, Variant};
 pub(crate) const VARIANT: Variant = Variant {
     name: "sse",
     description: "row-major padded bytes, one board per SSE register, one component per round",
-    features: &["sse4.1", "popcnt", "bmi2"],
+    features: &["sse4.1", "popcnt", "bmi1", "bmi2"],
     make: || Sse::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
 
@@ -18,10 +18,11 @@ pub(crate) const VARIANT: Variant = Variant {
 pub struct Sse(());
 
 impl Sse {
-    /// `Some` when the CPU has SSE4.1, POPCNT and BMI2.
+    /// `Some` when the CPU has SSE4.1, POPCNT, BMI1 and BMI2.
     pub fn new() -> Option<Sse> {
         let ok = is_x86_feature_detected!("sse4.1")
             && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2");
         ok.then_some(Sse(()))
     }
@@ -130,8 +131,8 @@ impl Lanes for V {
 }
 
 /// # Safety
-/// The CPU must have SSE4.1, POPCNT and BMI2.
-#[target_feature(enable = "sse4.1,popcnt,bmi2")]
+/// The CPU must have SSE4.1, POPCNT, BMI1 and BMI2.
+#[target_feature(enable = "sse4.1,popcnt,bmi1,bmi2")]
 unsafe fn batch(boards: &[Board], out: &mut [Components]) {
     // SAFETY: this function's features are the ones `label_batch::<V>` needs.
     unsafe { super::label_batch::<V, 1>(boards, out) }
