@@ -74,13 +74,6 @@ fn commit(s: &Source) -> &str {
     s.file.machine.git_commit.as_deref().unwrap_or("unknown")
 }
 
-fn fastest(r: &SummaryRow) -> String {
-    match &r.fastest {
-        Some((v, s)) => format!("{v}: {s:.1}× over {}", r.oracle),
-        None => format!("nothing timed to compare with {}", r.oracle),
-    }
-}
-
 /// `index.html`.
 pub(crate) fn html(
     sources: &[Source],
@@ -125,14 +118,14 @@ pub(crate) fn html(
             esc(&build_line(s)),
         );
     }
-    h.push_str("</table>\n<h2>Summary</h2>\n<table>\n<tr><th>workload</th><th>variants</th><th>fastest (geometric-mean speedup over the oracle)</th><th>errors</th><th>skipped</th></tr>\n");
+    h.push_str("</table>\n<h2>Summary</h2>\n<table>\n<tr><th>workload</th><th>variants</th><th>fastest (least total time; geometric-mean speedup over the oracle)</th><th>errors</th><th>skipped</th></tr>\n");
     for r in summary {
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
             esc(&r.workload),
             r.variants,
-            esc(&fastest(r)),
+            esc(&r.fastest_text()),
             r.errors,
             r.skipped
         );
@@ -226,14 +219,14 @@ pub(crate) fn markdown(
             cell(&build_line(s))
         );
     }
-    m.push_str("\n## Summary\n\n| workload | variants | fastest (geometric-mean speedup over the oracle) | errors | skipped |\n|---|--:|---|--:|--:|\n");
+    m.push_str("\n## Summary\n\n| workload | variants | fastest (least total time; geometric-mean speedup over the oracle) | errors | skipped |\n|---|--:|---|--:|--:|\n");
     for r in summary {
         let _ = writeln!(
             m,
             "| {} | {} | {} | {} | {} |",
             cell(&r.workload),
             r.variants,
-            cell(&fastest(r)),
+            cell(&r.fastest_text()),
             r.errors,
             r.skipped
         );

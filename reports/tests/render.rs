@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use reports::{ReportOptions, Source, render};
+use reports::{Metric, ReportOptions, Source, render};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -328,6 +328,40 @@ fn summary_names_the_fastest_variant_per_workload() {
     );
     assert!(
         line("cephalopod").trim_end().ends_with(" 1        2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_fastest_variant_must_cover_the_heavy_sets() {
+    // `light` is quickest on the one set it ran, but skipped the heavy one;
+    // of the two that ran both, `lean` takes less time in all.
+    let t = |v: &str, set: &str, ns: f64| {
+        rec(
+            "cephalopod",
+            v,
+            set,
+            "default",
+            Metric::Time,
+            "ns/solve",
+            ns,
+        )
+    };
+    let records = vec![
+        t("naive", "official:1", 1000.0),
+        t("light", "official:1", 10.0),
+        t("lean", "official:1", 500.0),
+        t("lean", "empty:40", 8.0e7),
+        t("broad", "official:1", 20.0),
+        t("broad", "empty:40", 7.0e8),
+    ];
+    let text = reports::summary(&[Source::new("run", "run.json", file(records))]);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("cephalopod "))
+        .unwrap_or_else(|| panic!("no cephalopod in\n{text}"));
+    assert!(
+        line.contains("lean: 2.0× over naive (on the 1 of 2 sets naive ran)"),
         "{text}"
     );
 }
