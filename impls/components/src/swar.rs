@@ -228,7 +228,7 @@ fn label(board: Board, out: &mut Components) {
         rest ^= comp;
     }
     if singles != 0 {
-        place_singles(out, starts, singles);
+        place_small(out, starts, (singles, 0, 0));
     }
     out.len = starts.count_ones() as u8;
 }
@@ -239,32 +239,49 @@ fn rank(set: u128, low: u128) -> usize {
     (set & (low - 1)).count_ones() as usize
 }
 
-/// Writes every cell of `singles` to its slot among `starts`, the first 64 cells in 64-bit
-/// steps, `UNROLL` per loop test, as mispredicted loop exits are much of what a sparse board
-/// costs; steps past the last cell write an empty mask to the spare slot.
+/// Writes every one- and two-cell component to its slot among `starts` (the number of
+/// component starts below its own): `small` holds their first cells, `right` the left cells
+/// of horizontal dominoes and `down` the top cells of vertical ones (zero when there are
+/// none, which inlining folds away). The first 64 cells go in 64-bit steps, `UNROLL` per loop
+/// test, as mispredicted loop exits are much of what a sparse board costs; steps past the last
+/// cell write an empty mask to the spare slot.
 #[inline(always)]
-fn place_singles(out: &mut Components, starts: u128, singles: u128) {
-    let (starts_lo, starts_hi) = (starts as u64, (starts >> 64) as u64);
-    let mut s = singles as u64;
+pub(crate) fn place_small(
+    out: &mut Components,
+    starts: u128,
+    (small, right, down): (u128, u128, u128),
+) {
+    let (starts_lo, right_lo, down_lo) = (starts as u64, right as u64, down as u64);
+    let mut s = small as u64;
     loop {
         for _ in 0..UNROLL {
             let low = s & s.wrapping_neg();
+            let (beside, below) = (low & right_lo, low & down_lo);
+            // A domino starting in row 10 may end in the high word.
+            let lo = low | beside << 1 | below << W;
+            let hi = beside >> 63 | below >> (64 - W);
             let slot = (starts_lo & low.wrapping_sub(1)).count_ones() as usize;
-            out.masks[if low == 0 { SPARE } else { slot }] = u128::from(low);
+            out.masks[if low == 0 { SPARE } else { slot }] = u128::from(lo) | u128::from(hi) << 64;
             s &= s.wrapping_sub(1);
         }
         if s == 0 {
             break;
         }
     }
-    // The last eight cells rarely hold more than two isolated ones: two steps without a
-    // test, then a loop that seldom runs.
+    // The last eight cells rarely hold more than two starts: two steps without a test, then a
+    // loop that seldom runs.
     let base = starts_lo.count_ones() as usize;
-    let mut s = (singles >> 64) as u64;
+    let (starts_hi, right_hi, down_hi) = (
+        (starts >> 64) as u64,
+        (right >> 64) as u64,
+        (down >> 64) as u64,
+    );
+    let mut s = (small >> 64) as u64;
     let mut step = |s: &mut u64| {
         let low = *s & s.wrapping_neg();
+        let hi = low | (low & right_hi) << 1 | (low & down_hi) << W;
         let slot = base + (starts_hi & low.wrapping_sub(1)).count_ones() as usize;
-        out.masks[if low == 0 { SPARE } else { slot }] = u128::from(low) << 64;
+        out.masks[if low == 0 { SPARE } else { slot }] = u128::from(hi) << 64;
         *s &= s.wrapping_sub(1);
     };
     step(&mut s);
@@ -274,7 +291,7 @@ fn place_singles(out: &mut Components, starts: u128, singles: u128) {
     }
 }
 
-/// Steps of [`place_singles`] per loop test.
+/// Steps of [`place_small`] per loop test.
 const UNROLL: usize = 3;
 
 /// Ten rows of six cells: the most a u64 window holds.

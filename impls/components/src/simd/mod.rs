@@ -444,25 +444,20 @@ mod rounds {
     }
 
     /// Writes the single cells and dominoes of `small` (singles, left cells of horizontal
-    /// dominoes, top cells of vertical ones) and the components `comps` into `out` in
-    /// canonical order: each one's slot is the number of component starts below its own.
+    /// dominoes, top cells of vertical ones) and the components `comps` (in canonical order)
+    /// into `out`, each at its slot: the number of component starts below its own.
     #[inline(always)]
     fn place(out: &mut Components, small: (u128, u128, u128), comps: &[u128]) {
         let (singles, right, down) = small;
         let small_starts = singles | right | down;
         let mut starts = small_starts;
-        for &c in comps {
-            starts |= c & c.wrapping_neg();
+        for (k, &c) in comps.iter().enumerate() {
+            let low = c & c.wrapping_neg();
+            out.masks[k + rank(small_starts, low)] = c;
+            starts |= low;
         }
-        for &c in comps {
-            out.masks[rank(starts, c & c.wrapping_neg())] = c;
-        }
-        let mut s = small_starts;
-        while s != 0 {
-            let low = s & s.wrapping_neg();
-            let mask = low | (low & right) << 1 | (low & down) << Board::WIDTH;
-            out.masks[rank(starts, low)] = mask;
-            s ^= low;
+        if small_starts != 0 {
+            crate::swar::place_small(out, starts, (small_starts, right, down));
         }
         out.len = starts.count_ones() as u8;
     }
