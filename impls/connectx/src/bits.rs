@@ -45,10 +45,12 @@ pub trait Bits:
     fn from_halves(lo: u64, hi: u64) -> Self;
     /// The low and high 64-bit halves (`hi` is 0 for `u64`).
     fn halves(self) -> (u64, u64);
+    /// `self >> n` for `0 < n < 64` (other `n` give wrong results).
+    fn shr_short(self, n: u32) -> Self;
 }
 
 macro_rules! impl_bits {
-    ($t:ty, $from:expr, $halves:expr) => {
+    ($t:ty, $from:expr, $halves:expr, $shr:expr) => {
         impl Bits for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -77,15 +79,31 @@ macro_rules! impl_bits {
             fn halves(self) -> (u64, u64) {
                 $halves(self)
             }
+            #[inline(always)]
+            fn shr_short(self, n: u32) -> Self {
+                $shr(self, n)
+            }
         }
     };
 }
 
-impl_bits!(u64, |lo: u64, _hi: u64| lo, |w: u64| (w, 0));
+impl_bits!(
+    u64,
+    |lo: u64, _hi: u64| lo,
+    |w: u64| (w, 0),
+    |w: u64, n: u32| w >> n
+);
 impl_bits!(
     u128,
     |lo: u64, hi: u64| (u128::from(hi) << 64) | u128::from(lo),
-    |w: u128| (w as u64, (w >> 64) as u64)
+    |w: u128| (w as u64, (w >> 64) as u64),
+    |w: u128, n: u32| {
+        // Two 64-bit shifts and an or: no select between the n < 64 and
+        // n >= 64 cases as in the general u128 shift.
+        let (lo, hi) = (w as u64, (w >> 64) as u64);
+        let lo = (lo >> n) | (hi << (64 - n));
+        (u128::from(hi >> n) << 64) | u128::from(lo)
+    }
 );
 
 /// Iterates the set bits of a word as single-bit words, lowest first.

@@ -182,6 +182,10 @@ pub struct Geometry<B> {
     pub shifts: [[u32; 4]; MAX_STEPS],
     /// How many entries of `shifts` are used.
     pub steps: usize,
+    /// Whether every used shift is below 64, so a `u128` word can shift
+    /// with [`Bits::shr_short`] (true on every board with `W*(H+1) <= 65`,
+    /// and on most larger ones).
+    pub short: bool,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -211,6 +215,10 @@ impl<B: Bits> Geometry<B> {
             inarow: k,
             shifts,
             steps,
+            short: shifts[..steps]
+                .iter()
+                .flatten()
+                .all(|&n| (1..64).contains(&n)),
         }
     }
 
@@ -224,32 +232,52 @@ impl<B: Bits> Geometry<B> {
     /// 4·N shift chains are independent, so they overlap in the pipeline.
     #[inline(always)]
     pub fn has_lines<const N: usize>(&self, stones: [B; N]) -> [bool; N] {
+        // A u64 word never shifts by 64 or more: its test folds away.
+        if B::WIDTH == 64 || self.short {
+            self.lines_by_steps::<true, N>(stones)
+        } else {
+            self.lines_by_steps::<false, N>(stones)
+        }
+    }
+
+    /// [`has_lines`](Geometry::has_lines) with `SHORT` equal to `short`.
+    #[inline(always)]
+    fn lines_by_steps<const SHORT: bool, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
         // A constant step count lets the compiler unroll the chains into
         // straight-line code; the match is perfectly predicted in a batch or
         // a search, which use one configuration throughout.
         match self.steps {
-            0 => self.lines_in::<0, N>(stones),
-            1 => self.lines_in::<1, N>(stones),
-            2 => self.lines_in::<2, N>(stones),
-            3 => self.lines_in::<3, N>(stones),
-            4 => self.lines_in::<4, N>(stones),
-            5 => self.lines_in::<5, N>(stones),
-            6 => self.lines_in::<6, N>(stones),
-            _ => self.lines_in::<7, N>(stones),
+            0 => self.lines_in::<0, N, SHORT>(stones),
+            1 => self.lines_in::<1, N, SHORT>(stones),
+            2 => self.lines_in::<2, N, SHORT>(stones),
+            3 => self.lines_in::<3, N, SHORT>(stones),
+            4 => self.lines_in::<4, N, SHORT>(stones),
+            5 => self.lines_in::<5, N, SHORT>(stones),
+            6 => self.lines_in::<6, N, SHORT>(stones),
+            _ => self.lines_in::<7, N, SHORT>(stones),
         }
     }
 
     /// [`has_lines`](Geometry::has_lines) for a step count known at compile
-    /// time (`STEPS` must be `steps`, or `MAX_STEPS` when `steps` is 7).
+    /// time (`STEPS` must be `steps`, or `MAX_STEPS` when `steps` is 7) and
+    /// `SHORT` equal to `short`.
     #[inline(always)]
-    pub(crate) fn lines_in<const STEPS: usize, const N: usize>(&self, stones: [B; N]) -> [bool; N] {
+    pub(crate) fn lines_in<const STEPS: usize, const N: usize, const SHORT: bool>(
+        &self,
+        stones: [B; N],
+    ) -> [bool; N] {
         let mut m = stones.map(|s| [s; 4]);
         for s in &self.shifts[..STEPS] {
             // Boards sharing a shift count side by side: without BMI2 every
             // variable shift goes through `cl`, which then serves N of them.
             for j in 0..4 {
                 for chains in &mut m {
-                    chains[j] &= chains[j] >> s[j];
+                    let shifted = if SHORT {
+                        chains[j].shr_short(s[j])
+                    } else {
+                        chains[j] >> s[j]
+                    };
+                    chains[j] &= shifted;
                 }
             }
         }

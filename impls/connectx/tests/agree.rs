@@ -2,7 +2,7 @@
 //! positions of random configurations, and Kaggle's last-stone `is_win`
 //! equals the every-cell check along random games.
 
-use connectx::{Config, Position, inputs, kaggle, perft_variants, variants};
+use connectx::{Bits, Config, Geometry, Position, inputs, kaggle, perft_variants, variants};
 use proptest::prelude::*;
 
 /// Any configuration the crate supports, biased towards small boards.
@@ -65,4 +65,21 @@ proptest! {
             prop_assert!(!last || i + 1 == moves.len());
         }
     }
+}
+
+proptest! {
+    #[test]
+    fn short_shifts_equal_plain_shifts(lo in any::<u64>(), hi in any::<u64>(), n in 1u32..64) {
+        let w = u128::from_halves(lo, hi);
+        prop_assert_eq!(w.shr_short(n), w >> n);
+        prop_assert_eq!(lo.shr_short(n), lo >> n);
+    }
+}
+
+#[test]
+fn boards_with_a_shift_of_64_or_more_take_the_plain_shift() {
+    let geometry = |text: &str| Geometry::<u128>::new(text.parse::<Config>().expect("valid"));
+    assert!(geometry("10x10k5").short);
+    // Horizontal lines of 16 on 8-bit columns double to a shift of 64.
+    assert!(!geometry("16x7k16").short);
 }
