@@ -162,7 +162,11 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
     tables[groups.index(r0, k0).expect("the root's group")] = Some(first);
 
     let mut total = 0u64;
-    for order in 4 * r0 - k0..=4 * groups.top {
+    // A move raises `4r - k` by 1 to 3: the sweep ends 3 orders past the
+    // last group that received a child (a shallow search meets few groups).
+    let mut order = 4 * r0 - k0;
+    let mut last = order;
+    while order <= last {
         for k in 0..CELLS {
             if (order + k) % 4 != 0 {
                 continue;
@@ -244,6 +248,7 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
                             .get_or_insert_with(|| Table::new(there.width, &mut pool))
                             .prefetch(child);
                         kids.push(child, g, here.first + 1 - there.first);
+                        last = order + 3;
                     });
                 }
                 let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
@@ -257,6 +262,7 @@ fn sweep<L: Lane>(root: u32, depth: u32, group: &impl Group) -> u32 {
             add_lanes(&mut tables, &stages[prev]);
             pool.push(table);
         }
+        order += 1;
     }
     (total >> group.log2_order()) as u32 & ANSWER_MASK
 }
