@@ -373,7 +373,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "swar",
-            description: "singles pre-pass, two-row component table, u64-window dilation, whole-run fills",
+            description: "isolated cells placed by rank, two-row component table, u64-window dilation, run fills",
             features: &[],
             make: || boxed(swar::Swar::new()),
         },

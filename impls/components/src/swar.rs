@@ -1,5 +1,6 @@
 //! Scalar SWAR labelling tuned to the sizes components really have. Isolated cells are found
-//! for the whole board at once and emitted without growth. Other small components come from a
+//! for the whole board at once and written straight to their slots (the number of component
+//! starts below them), with no serial chain from one to the next. Other small components come from a
 //! table built at compile time: the component of a row's first cell within that row and the
 //! next, which is the whole component when it touches nothing in the row after. The rest grow
 //! from that piece by dilation in a u64 window of ten rows (half the cost of u128); a component

@@ -1,5 +1,6 @@
 //! AVX2 variant: two boards per 256-bit register, one in each 128-bit lane (the byte shifts
-//! of AVX2 work per 128-bit lane, exactly the horizontal move a board needs).
+//! of AVX2 work per 128-bit lane, exactly the vertical move a board needs), and two registers
+//! driven together.
 
 use core::arch::x86_64::*;
 
@@ -9,7 +10,7 @@ use crate::{Board, Components, Labeler, Variant};
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx2",
-    description: "row-major padded bytes, two boards per AVX2 register, one component each per round",
+    description: "row-major padded bytes, two AVX2 registers of two boards, run-fill rounds; sparse boards to swar",
     features: &["avx2", "popcnt", "bmi1", "bmi2"],
     make: || Avx2::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };

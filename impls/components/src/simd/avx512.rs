@@ -9,7 +9,7 @@ use crate::{Board, Components, Labeler, Variant};
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "avx512",
-    description: "row-major padded bytes, four boards per AVX-512 register, one component each per round",
+    description: "row-major padded bytes, four boards per AVX-512 register, run-fill rounds; sparse boards to swar",
     features: &["avx512f", "avx512bw", "popcnt", "bmi1", "bmi2"],
     make: || Avx512::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };

@@ -1,9 +1,14 @@
-//! SIMD variants (x86-64 only, runtime-detected): one register holds 1 (`sse`), 2 (`avx2`) or 4
-//! (`avx512`) boards, one per 128-bit lane, each row in a byte (6 cells and 2 zero sentinel
-//! columns), so a horizontal move is a 64-bit lane bit shift, a vertical move a byte shift, and
-//! a carry addition fills row runs. Single cells and dominoes are found for all boards of a
-//! register at once and never grown; then each round grows one component per board, and
-//! boards that are done just carry zeros. The shared round loop is generic over [`Lanes`].
+//! SIMD variants (x86-64 only, runtime-detected): each 128-bit lane holds one board, each row
+//! in a byte (6 cells and 2 zero sentinel columns), so a horizontal move is a 64-bit lane bit
+//! shift, a vertical move a byte shift, and a carry addition fills row runs. Single cells and
+//! dominoes are found for all boards of a register at once and never grown; then each round
+//! grows one component per board, alternating whole row runs (carry addition, then a
+//! Kogge-Stone fill left) with whole vertical runs (Kogge-Stone fills up and down with
+//! per-board propagator masks), which reaches the fixpoint in about three alternations even on
+//! dense boards. Boards that are done just carry zeros. `sse` and `avx2` drive two registers
+//! at once ([`Pair`]), two dependency chains the CPU overlaps. Sparse boards (under
+//! 32 cells) go to the scalar `swar` labeler instead, which places single cells without any
+//! round. The shared round loop is generic over [`Lanes`].
 //!
 //! The spec suggests column-major 16-bit lanes (vertical moves by bit shifts, carries down
 //! columns). Row-major bytes measured faster on the AVX2 machine this was tuned on
@@ -11,8 +16,8 @@
 //! 37.8 / 46.8, row-major 47.3 / 131 / 35.5 / 39.2. A padded board converts to and from the
 //! row-major output with two `pdep`/`pext` instead of twelve, paid once per component; the
 //! sentinel bytes make the whole-board single and domino pre-pass a dozen vector operations;
-//! and on dense boards, where the column carry was the advantage of column-major, a
-//! Kogge-Stone fill down the columns makes up for it.
+//! and on dense boards, where the column carry was the advantage of column-major, the
+//! Kogge-Stone column fill makes up for it.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

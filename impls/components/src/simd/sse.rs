@@ -1,14 +1,14 @@
-//! SSE4.1 variant: one board per 128-bit register.
+//! SSE4.1 variant: one board per 128-bit register, two registers driven together.
 
 use core::arch::x86_64::*;
 
-use super::Lanes;
+use super::{Lanes, Pair};
 use crate::{Board, Components, Labeler, Variant};
 
 /// The registry entry.
 pub(crate) const VARIANT: Variant = Variant {
     name: "sse",
-    description: "row-major padded bytes, one board per SSE register, one component per round",
+    description: "row-major padded bytes, two SSE registers of one board, run-fill rounds; sparse boards to swar",
     features: &["sse4.1", "popcnt", "bmi1", "bmi2"],
     make: || Sse::new().map(|l| Box::new(l) as Box<dyn Labeler>),
 };
@@ -135,7 +135,7 @@ impl Lanes for V {
 #[target_feature(enable = "sse4.1,popcnt,bmi1,bmi2")]
 unsafe fn batch(boards: &[Board], out: &mut [Components]) {
     // SAFETY: this function's features are the ones `label_batch::<V>` needs.
-    unsafe { super::label_batch::<V, 1>(boards, out) }
+    unsafe { super::label_batch::<Pair<V>, 2>(boards, out) }
 }
 
 impl Labeler for Sse {
