@@ -365,4 +365,28 @@ mod tests {
             assert_eq!(u128::from(piece), want, "pattern {pattern:#x}");
         }
     }
+
+    /// The portable path, which CPUs without POPCNT and BMI take, agrees with the oracle (the
+    /// registry builds the other one wherever the features exist).
+    #[test]
+    fn portable_path_matches_the_oracle() {
+        let portable = Swar { fast: false };
+        let (mut got, mut want) = (Components::new(), Components::new());
+        let mut boards = crate::inputs::edge_cases();
+        for (i, p) in [0.05, 0.125, 0.3, 0.5, 0.7, 0.875, 0.95]
+            .into_iter()
+            .enumerate()
+        {
+            boards.extend(
+                crate::inputs::density(p, i as u64, 300)
+                    .into_iter()
+                    .map(|b| ("", b)),
+            );
+        }
+        for (label, b) in boards {
+            portable.label(b, &mut got);
+            NaiveBfs.label(b, &mut want);
+            assert_eq!(got, want, "{label} {b}");
+        }
+    }
 }
