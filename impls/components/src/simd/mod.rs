@@ -387,22 +387,22 @@ mod rounds {
             // once and placed by rank at the end.
             let board = L::load(&padded);
             let (rest, singles, right, down) = small_components(board);
-            let mut small = [(0u128, 0u128, 0u128); N];
-            let mut parts = [[0u128; N]; 3];
-            for (part, v) in parts.iter_mut().zip([singles, right, down]) {
-                v.store(part);
-            }
-            for (b, s) in small.iter_mut().enumerate() {
-                *s = (
-                    to_rows(parts[0][b]),
-                    to_rows(parts[1][b]),
-                    to_rows(parts[2][b]),
-                );
+            // Each kind back to row-major, skipped when no board has any (dense groups have
+            // few single cells and fewer dominoes).
+            let mut small = [[0u128; N]; 3];
+            for (rows, v) in small.iter_mut().zip([singles, right, down]) {
+                if !v.is_zero() {
+                    v.store(rows);
+                    for r in rows.iter_mut() {
+                        *r = to_rows(*r);
+                    }
+                }
             }
             let mut count = [0usize; N];
             grow_all::<L, N>(rest, found, &mut count);
             for (b, o) in out.iter_mut().enumerate() {
-                place(o, small[b], &found[b][..count[b]]);
+                let small = (small[0][b], small[1][b], small[2][b]);
+                place(o, small, &found[b][..count[b]]);
             }
         }
     }
