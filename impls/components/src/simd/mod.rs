@@ -408,7 +408,7 @@ mod rounds {
     }
 
     /// Cells per board below which a group goes to the scalar labeler.
-    const SPARSE_CELLS: u32 = 32;
+    const SPARSE_CELLS: u32 = 27;
 
     /// Grows the components of `rest`, one per board per round, appending each board's to its
     /// row of `found` (row-major) and counting them in `count`.
