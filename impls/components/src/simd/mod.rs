@@ -14,7 +14,8 @@
 //! columns). Row-major bytes measured faster on the AVX2 machine this was tuned on
 //! (quick_bench, ns/board at densities 0.125 / 0.5 / 0.875 / game): column-major 51.8 / 140 /
 //! 37.8 / 46.8, row-major 47.3 / 131 / 35.5 / 39.2. A padded board converts to and from the
-//! row-major output with two `pdep`/`pext` instead of twelve, paid once per component; the
+//! row-major output with three shift-and-mask steps per 64-bit half (no `pdep`/`pext`, which
+//! are microcode on AMD before Zen 3), paid once per component; the
 //! sentinel bytes make the whole-board single and domino pre-pass a dozen vector operations;
 //! and on dense boards, where the column carry was the advantage of column-major, the
 //! Kogge-Stone column fill makes up for it.
@@ -47,8 +48,6 @@ pub(crate) use rounds::{Lanes, Pair, label_batch};
 
 #[cfg(target_arch = "x86_64")]
 mod rounds {
-    use core::arch::x86_64::{_pdep_u64, _pext_u64};
-
     use crate::{Board, Components, MAX_COMPONENTS};
 
     /// One register of `BOARDS` padded boards and the primitive operations the round loop is
@@ -281,35 +280,44 @@ mod rounds {
         }
     }
 
-    /// Six cells in each byte: where row-major rows go in the padded layout.
-    const PADDED_ROWS: u64 = 0x3f3f_3f3f_3f3f_3f3f;
-    /// Rows 8 to 11 in the high qword.
-    const PADDED_HIGH: u64 = 0x3f3f_3f3f;
-    /// Bits of the first eight rows, row-major.
-    const LOW_BITS: u32 = 48;
-
     /// Row-major board to the padded layout: row `r` in byte `r`, columns 6 and 7 zero.
     ///
-    /// # Safety
-    /// The CPU must have BMI2.
-    #[inline]
-    #[target_feature(enable = "bmi2")]
-    unsafe fn to_padded(bits: u128) -> u128 {
-        let low = _pdep_u64(bits as u64, PADDED_ROWS);
-        let high = _pdep_u64((bits >> LOW_BITS) as u64, PADDED_HIGH);
+    /// Three halving steps of shifts and masks (48 bits to two 24-bit halves, to four 12-bit
+    /// pairs of rows, to eight rows), not `pdep`: that is one instruction on Intel and on AMD
+    /// from Zen 3, but microcode costing a hundred cycles and more on Zen 1 and Zen 2, where
+    /// it made the SIMD variants six times slower than `swar` on dense boards.
+    #[inline(always)]
+    fn to_padded(bits: u128) -> u128 {
+        let low = spread_rows(bits as u64 & ((1 << LOW_BITS) - 1));
+        let high = spread_rows((bits >> LOW_BITS) as u64);
         low as u128 | (high as u128) << 64
     }
 
-    /// Padded component back to a row-major mask.
-    ///
-    /// # Safety
-    /// The CPU must have BMI2.
-    #[inline]
-    #[target_feature(enable = "bmi2")]
-    unsafe fn to_rows(padded: u128) -> u128 {
-        let low = _pext_u64(padded as u64, PADDED_ROWS);
-        let high = _pext_u64((padded >> 64) as u64, PADDED_HIGH);
+    /// Padded component back to a row-major mask: [`to_padded`] undone step by step.
+    #[inline(always)]
+    fn to_rows(padded: u128) -> u128 {
+        let low = gather_rows(padded as u64);
+        let high = gather_rows((padded >> 64) as u64);
         low as u128 | (high as u128) << LOW_BITS
+    }
+
+    /// Bits of the first eight rows, row-major.
+    const LOW_BITS: u32 = 48;
+
+    /// Up to eight 6-bit rows, packed, to one row per byte.
+    #[inline(always)]
+    fn spread_rows(x: u64) -> u64 {
+        let x = (x & 0x0000_0000_00ff_ffff) | (x & 0x0000_ffff_ff00_0000) << 8;
+        let x = (x & 0x0000_0fff_0000_0fff) | (x & 0x00ff_f000_00ff_f000) << 4;
+        (x & 0x003f_003f_003f_003f) | (x & 0x0fc0_0fc0_0fc0_0fc0) << 2
+    }
+
+    /// One 6-bit row per byte (columns 6 and 7 clear) to the rows packed.
+    #[inline(always)]
+    fn gather_rows(x: u64) -> u64 {
+        let x = (x & 0x003f_003f_003f_003f) | (x >> 2 & 0x0fc0_0fc0_0fc0_0fc0);
+        let x = (x & 0x0000_0fff_0000_0fff) | (x >> 4 & 0x00ff_f000_00ff_f000);
+        (x & 0x0000_0000_00ff_ffff) | (x >> 8 & 0x0000_ffff_ff00_0000)
     }
 
     /// The number of cells of `set` below the single cell `low`.
@@ -378,8 +386,7 @@ mod rounds {
     ) {
         let mut padded = [0u128; N];
         for (p, b) in padded.iter_mut().zip(boards) {
-            // SAFETY: the caller guarantees BMI2.
-            *p = unsafe { to_padded(b.bits()) };
+            *p = to_padded(b.bits());
         }
         // SAFETY: the caller guarantees `L`'s features, BMI2 and POPCNT.
         unsafe {
