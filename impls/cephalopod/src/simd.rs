@@ -1,13 +1,15 @@
-//! The symmetric-cache DFS of `sym` with AVX2 and BMI2 doing the per-child
+//! The symmetric-cache DFS of `sym` with AVX2 doing the per-child
 //! work: the 8 images of a child are turned in one vector (variable shifts)
 //! and reduced to the canonical key with a horizontal minimum, a cached
-//! value's ring sums are permuted back in one `vpermd`, and leaf digits are
-//! widened with one `pdep`. Detected at run time; absent off x86_64.
+//! value's ring sums are permuted back in one `vpermd`. Leaf digits are
+//! widened with the portable shift cascade rather than `pdep`, which is
+//! microcode on AMD before Zen 3 (so the variant needs AVX2 alone).
+//! Detected at run time; absent off x86_64.
 
 use crate::{Board, Solver};
 
 /// CPU features the `simd` variant needs.
-pub const FEATURES: &[&str] = &["avx2", "bmi2"];
+pub const FEATURES: &[&str] = &["avx2"];
 
 /// The AVX2 symmetric-cache DFS. Exists only on a CPU with [`FEATURES`].
 pub struct Simd {
@@ -15,10 +17,10 @@ pub struct Simd {
 }
 
 impl Simd {
-    /// The solver, or `None` when the CPU lacks AVX2 or BMI2.
+    /// The solver, or `None` when the CPU lacks AVX2.
     pub fn new() -> Option<Simd> {
         #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("bmi2") {
+        if is_x86_feature_detected!("avx2") {
             return Some(Simd { _detected: () });
         }
         None
@@ -27,7 +29,7 @@ impl Simd {
     /// The per-cell digit sums, row-major, as [`crate::sym::Sym::cell_sums`].
     pub fn cell_sums(&self, depth: u32, board: Board) -> [u32; 9] {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Simd` exists only when `new` detected AVX2 and BMI2.
+        // SAFETY: a `Simd` exists only when `new` detected AVX2.
         return unsafe { avx2::cell_sums(depth, board) };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("Simd::new returns None off x86_64 ({depth} {board})")
@@ -51,7 +53,7 @@ impl Solver for SimdRange {
     fn solve(&self, depth: u32, board: Board) -> u32 {
         let _detected = &self.0;
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Simd` exists only when `new` detected AVX2 and BMI2.
+        // SAFETY: a `Simd` exists only when `new` detected AVX2.
         return unsafe { avx2::solve_range(depth, board) };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("Simd::new returns None off x86_64 ({depth} {board})")
@@ -61,7 +63,7 @@ impl Solver for SimdRange {
 impl Solver for Simd {
     fn solve(&self, depth: u32, board: Board) -> u32 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Simd` exists only when `new` detected AVX2 and BMI2.
+        // SAFETY: a `Simd` exists only when `new` detected AVX2.
         return unsafe { avx2::solve(depth, board) };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("Simd::new returns None off x86_64 ({depth} {board})")
@@ -73,20 +75,17 @@ mod avx2 {
     use core::arch::x86_64::*;
 
     use crate::Board;
-    use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
+    use crate::cellsums::{CellSums, add_spread, hash_sum, row_major, spread};
     use crate::dfs::{self, Flavor};
     use crate::packed::RING_BITS;
     use crate::range;
     use crate::symmetry::{INVERSE, mirror};
 
-    /// The spread mask: 3 bits at the bottom of each 7-bit field.
-    const SPREAD: u64 = 0o7 * 0x0102_0408_1020_4081;
-
     /// Solves with the AVX2 flavor.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and BMI2.
-    #[target_feature(enable = "avx2,bmi2")]
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn solve(depth: u32, board: Board) -> u32 {
         dfs::solve(&Avx2 { _detected: () }, depth, board)
     }
@@ -94,8 +93,8 @@ mod avx2 {
     /// Solves with the AVX2 flavor and the depth-range search.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and BMI2.
-    #[target_feature(enable = "avx2,bmi2")]
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn solve_range(depth: u32, board: Board) -> u32 {
         range::solve(&Avx2 { _detected: () }, depth, board)
     }
@@ -103,8 +102,8 @@ mod avx2 {
     /// Per-cell sums, row-major, with the AVX2 flavor.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and BMI2.
-    #[target_feature(enable = "avx2,bmi2")]
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn cell_sums(depth: u32, board: Board) -> [u32; 9] {
         row_major(&dfs::value(&Avx2 { _detected: () }, depth, board))
     }
@@ -127,8 +126,7 @@ mod avx2 {
 
         #[inline(always)]
         fn spread(&self, board: u32) -> u64 {
-            // SAFETY: as in `key`, BMI2 is present.
-            unsafe { _pdep_u64(u64::from(board), SPREAD) }
+            spread(board)
         }
 
         #[inline(always)]
@@ -195,22 +193,20 @@ mod avx2 {
     #[cfg(test)]
     mod tests {
         use super::*;
-        use crate::cellsums::spread;
         use crate::symmetry;
 
         #[test]
         fn matches_scalar_helpers() {
-            if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("bmi2")) {
+            if !is_x86_feature_detected!("avx2") {
                 return;
             }
             let mut x = 0x1234_5678u32;
             for _ in 0..10_000 {
                 x = x.wrapping_mul(0x9E37_79B9).wrapping_add(12345);
                 let b = (0..9).fold(0, |b, pos| b | ((x >> (3 * pos)) % 7) << (3 * pos));
-                // SAFETY: AVX2 and BMI2 were detected above.
+                // SAFETY: AVX2 was detected above.
                 unsafe {
                     assert_eq!(canonical(b), symmetry::canonical(b), "{b:o}");
-                    assert_eq!(_pdep_u64(u64::from(b), SPREAD), spread(b), "{b:o}");
                 }
             }
         }
