@@ -332,7 +332,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "front",
-            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, merged by the start's symmetries",
+            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, merged by the start's symmetries; tiny trees walked path by path",
             features: &[],
             make: || Some(Box::new(front::Front)),
         },
