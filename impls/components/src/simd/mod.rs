@@ -320,6 +320,23 @@ mod rounds {
         (x & 0x0000_0000_00ff_ffff) | (x >> 8 & 0x0000_ffff_ff00_0000)
     }
 
+    #[cfg(test)]
+    #[test]
+    fn padding_puts_row_r_in_byte_r_and_back() {
+        let mut x = 0x9E37_79B9_7F4A_7C15_u128 << 64 | 0xD1B5_4A32_D192_ED03;
+        for _ in 0..1000 {
+            x = x.wrapping_mul(0x2545_F491_4F6C_DD1D_0000_0000_0000_0001) ^ (x >> 29);
+            let board = x & crate::Board::FULL;
+            let padded = to_padded(board);
+            for row in 0..12 {
+                let want = board >> (6 * row) & 0x3f;
+                assert_eq!(padded >> (8 * row) & 0xff, want, "row {row} of {board:#x}");
+            }
+            assert_eq!(padded >> 96, 0, "{board:#x}");
+            assert_eq!(to_rows(padded), board, "{board:#x}");
+        }
+    }
+
     /// The number of cells of `set` below the single cell `low`.
     #[inline(always)]
     fn rank(set: u128, low: u128) -> usize {
