@@ -8,6 +8,7 @@
 //! subtree was never cut short by the depth is stored as saturated, valid
 //! for every deeper search of that board.
 
+use crate::cellsums::spread;
 use crate::packed::{MAX_GAME, is_full, pack};
 use crate::swarmoves::{self, Children};
 use crate::table::{Hit, Table};
@@ -22,8 +23,6 @@ pub(crate) trait Flavor {
     /// The cache key of a child, and the symmetry that maps the key's board
     /// back to the child.
     fn key(&self, child: u32) -> (u32, u32);
-    /// Widens a packed board's digits (see `cellsums::spread`).
-    fn spread(&self, board: u32) -> u64;
     /// Adds the leaves summed in a spread digit sum.
     fn add_leaves(&self, acc: &mut Self::Value, wide: u64);
     /// Adds the value of a key board, mapped back through `sym`.
@@ -65,11 +64,11 @@ struct Kid {
 /// The spread digit sum of the children of `x` and whether all are full:
 /// the value of `x` with one move left.
 #[inline(always)]
-pub(crate) fn one_move<F: Flavor>(flavor: &F, x: u32) -> (u64, bool) {
+pub(crate) fn one_move(x: u32) -> (u64, bool) {
     let mut wide = 0;
     let mut all_full = true;
     swarmoves::for_each_child(x, |c| {
-        wide += flavor.spread(c);
+        wide += spread(c);
         all_full &= is_full(c);
     });
     (wide, all_full)
@@ -113,10 +112,10 @@ fn expand<F: Flavor>(
     };
     for &child in Children::of(board).as_slice() {
         if is_full(child) {
-            frame.leaves += flavor.spread(child);
+            frame.leaves += spread(child);
             frame.note(Some(0));
         } else if depth == 2 {
-            let (wide, all_full) = one_move(flavor, child);
+            let (wide, all_full) = one_move(child);
             flavor.add_leaves(&mut frame.value, wide);
             frame.note(all_full.then_some(1));
         } else {
@@ -152,11 +151,11 @@ pub(crate) fn value<F: Flavor>(flavor: &F, depth: u32, board: Board) -> F::Value
     let depth = depth.min(MAX_GAME);
     let mut value = F::ZERO;
     if depth == 0 || is_full(root) {
-        flavor.add_leaves(&mut value, flavor.spread(root));
+        flavor.add_leaves(&mut value, spread(root));
         return value;
     }
     if depth == 1 {
-        flavor.add_leaves(&mut value, one_move(flavor, root).0);
+        flavor.add_leaves(&mut value, one_move(root).0);
         return value;
     }
     let mut cache = Table::<F::Value>::new();

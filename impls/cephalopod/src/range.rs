@@ -152,13 +152,13 @@ fn expand<F: Flavor>(
     };
     for &child in Children::of(board).as_slice() {
         if is_full(child) {
-            frame.leaves += flavor.spread(child);
+            frame.leaves += spread(child);
             frame.note(0);
             continue;
         }
-        frame.zero += flavor.spread(child);
+        frame.zero += spread(child);
         if origin.range(child).1 <= 1 {
-            let (wide, all_full) = one_move(flavor, child);
+            let (wide, all_full) = one_move(child);
             flavor.add_leaves(&mut frame.one, wide);
             frame.note(if all_full { 1 } else { CUT });
         } else {
@@ -232,11 +232,11 @@ fn value<F: Flavor>(flavor: &F, depth: u32, board: Board) -> F::Value {
     let depth = depth.min(MAX_GAME);
     let mut value = F::ZERO;
     if depth == 0 || is_full(root) {
-        flavor.add_leaves(&mut value, flavor.spread(root));
+        flavor.add_leaves(&mut value, spread(root));
         return value;
     }
     if depth == 1 {
-        flavor.add_leaves(&mut value, one_move(flavor, root).0);
+        flavor.add_leaves(&mut value, one_move(root).0);
         return value;
     }
     let (sum, count) = sum_count(root);

@@ -2,7 +2,7 @@
 //! work: the 8 images of a child are turned in one vector (variable shifts)
 //! and reduced to the canonical key with a horizontal minimum, a cached
 //! value's ring sums are permuted back in one `vpermd`. Leaf digits are
-//! widened with the portable shift cascade rather than `pdep`, which is
+//! widened by the shared shift cascade of every flavor, not `pdep`, which is
 //! microcode on AMD before Zen 3 (so the variant needs AVX2 alone).
 //! Detected at run time; absent off x86_64.
 
@@ -75,7 +75,7 @@ mod avx2 {
     use core::arch::x86_64::*;
 
     use crate::Board;
-    use crate::cellsums::{CellSums, add_spread, hash_sum, row_major, spread};
+    use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
     use crate::dfs::{self, Flavor};
     use crate::packed::RING_BITS;
     use crate::range;
@@ -122,11 +122,6 @@ mod avx2 {
             // SAFETY: an `Avx2` exists only inside `solve`, which requires
             // AVX2.
             unsafe { canonical(child) }
-        }
-
-        #[inline(always)]
-        fn spread(&self, board: u32) -> u64 {
-            spread(board)
         }
 
         #[inline(always)]

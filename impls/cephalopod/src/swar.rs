@@ -2,7 +2,7 @@
 //! move generation, and an open-addressing cache from (board, remaining
 //! depth) to the hash sum. No symmetry: symmetric boards are cached apart.
 
-use crate::cellsums::{spread, spread_hash};
+use crate::cellsums::spread_hash;
 use crate::dfs::{self, Flavor};
 use crate::{Board, Solver};
 
@@ -25,11 +25,6 @@ impl Flavor for HashSums {
     #[inline(always)]
     fn key(&self, child: u32) -> (u32, u32) {
         (child, 0)
-    }
-
-    #[inline(always)]
-    fn spread(&self, board: u32) -> u64 {
-        spread(board)
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 //! hash sum, because sums can be permuted back to the child's orientation
 //! while a hash sum cannot.
 
-use crate::cellsums::{CellSums, add_spread, hash_sum, row_major, spread};
+use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
 use crate::dfs::{self, Flavor};
 use crate::symmetry::{SOURCE, canonical};
 use crate::{Board, Solver};
@@ -37,11 +37,6 @@ impl Flavor for Symmetric {
     #[inline(always)]
     fn key(&self, child: u32) -> (u32, u32) {
         canonical(child)
-    }
-
-    #[inline(always)]
-    fn spread(&self, board: u32) -> u64 {
-        spread(board)
     }
 
     #[inline(always)]
