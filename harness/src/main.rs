@@ -51,6 +51,24 @@ enum Command {
         /// Inputs in the workload's text format.
         inputs: Vec<String>,
     },
+    /// Print the inputs of one input set, one a line, in the format `solve` reads.
+    ///
+    /// The same seed and count give exactly the inputs `bench` measures, so
+    /// an outside implementation can be checked and timed on them:
+    /// bitbench inputs components density:0.125 > boards.txt
+    Inputs {
+        /// Workload name (see `bitbench list`).
+        workload: String,
+        /// Input set, e.g. `density:0.125` or `official` (see `bitbench list`).
+        set: String,
+        /// Inputs to print for an open-ended set; default: as many as one
+        /// `bench` sample holds (4096 boards for components).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Seed of the generated inputs (`bench`'s default is 1).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Run every variant against the oracle on generated inputs and edge cases.
     ///
     /// On a disagreement, prints the smallest failing input found, both
@@ -152,6 +170,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => {
             let w = harness::workloads::find(&workload)?;
             for line in w.solve_text(&variant, &inputs, input_file.as_deref(), &format)? {
+                outln!("{line}");
+            }
+        }
+        Command::Inputs {
+            workload,
+            set,
+            count,
+            seed,
+        } => {
+            let w = harness::workloads::find(&workload)?;
+            for line in w.input_lines(&set, seed, count)? {
                 outln!("{line}");
             }
         }

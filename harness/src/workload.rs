@@ -204,6 +204,10 @@ pub trait DynWorkload: Send + Sync {
         input_file: Option<&str>,
         format: &str,
     ) -> Result<Vec<String>, CliError>;
+    /// The inputs of one set in the text format `solve` reads, one each:
+    /// `n` of them (default: one `bench` sample) for an open-ended set, all
+    /// of a fixed one.
+    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError>;
     /// Runs the differential check.
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
     /// Verifies then times; returns the records.
@@ -245,6 +249,10 @@ impl<W: Workload> DynWorkload for W {
         format: &str,
     ) -> Result<Vec<String>, CliError> {
         crate::cmd::solve::solve(self, variant, inputs, input_file, format)
+    }
+    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError> {
+        let n = n.unwrap_or_else(|| self.bench_batch(false));
+        crate::cmd::inputs::lines(self, set, seed, n)
     }
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError> {
         check::run(self, options)

@@ -160,3 +160,45 @@ fn bench_verifies_times_and_writes_the_results_file() {
         }
     }
 }
+
+/// `inputs` prints the boards `bench` measures in the format `solve` reads:
+/// the requested count, the same boards for the same seed, other boards
+/// for another, and every line solvable.
+#[test]
+fn inputs_prints_solvable_boards_for_a_seed() {
+    let first = bitbench(&["inputs", "components", "density:0.5", "--count", "9"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let lines: Vec<String> = stdout(&first).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 9);
+    let again = bitbench(&["inputs", "components", "density:0.5", "--count", "9"]);
+    assert_eq!(stdout(&again), stdout(&first), "same seed, same boards");
+    let other = bitbench(&[
+        "inputs",
+        "components",
+        "density:0.5",
+        "--count",
+        "9",
+        "--seed",
+        "2",
+    ]);
+    assert_ne!(stdout(&other), stdout(&first), "another seed, other boards");
+    let mut args = vec!["solve", "components", "--variant", "naive-bfs"];
+    args.extend(lines.iter().map(String::as_str));
+    let solved = bitbench(&args);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    assert_eq!(stdout(&solved).lines().count(), 9);
+    // Density 0.5 boards are never empty in practice; an empty line would
+    // mean a board lost its cells on the way.
+    assert!(stdout(&solved).lines().all(|l| l.starts_with("0x")));
+}
+
+#[test]
+fn inputs_of_an_unknown_set_is_one_line_and_exit_code_2() {
+    for set in ["density:2", "nonsense"] {
+        let out = bitbench(&["inputs", "components", set]);
+        assert_eq!(out.status.code(), Some(2), "{set}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{set}: {err}");
+        assert!(err.contains(set), "{set}: {err}");
+    }
+}

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod count;
 pub mod export;
 pub mod fuzz;
+pub mod inputs;
 pub mod list;
 pub mod main_job;
 pub mod matrix;
