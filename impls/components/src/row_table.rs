@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use crate::{Board, Components, Labeler, MAX_COMPONENTS};
+use crate::{Board, Components, Labeler};
 
 /// A row of 6 cells has at most 3 runs (`101010`).
 const RUNS: usize = 3;
@@ -75,8 +75,9 @@ impl Default for RowTable {
 impl Labeler for RowTable {
     fn label(&self, board: Board, out: &mut Components) {
         let bits = board.bits();
-        // Components by label; a merged-away label is left as an empty mask.
-        let mut comps = [0u128; MAX_COMPONENTS];
+        // Components by label, kept in `out`'s own slots (a label is at most the number of
+        // components so far); a merged-away label is left as an empty mask.
+        let comps = &mut out.masks;
         let mut count = 0usize;
         let mut prev_row = 0usize;
         let mut prev_labels = [0u8; RUNS];
@@ -94,9 +95,17 @@ impl Labeler for RowTable {
                     break;
                 }
                 let touches = e >> 8;
-                let label = if touches == 0 {
+                let run = ((e & 0x3f) as u128) << (row * Board::WIDTH);
+                if touches == 0 {
+                    // A new component.
+                    comps[count] = run;
+                    labels[j] = count as u8;
                     count += 1;
-                    (count - 1) as u8
+                    continue;
+                }
+                let label = if touches & (touches - 1) == 0 {
+                    // The run continues one run of the previous row: no merge.
+                    prev_labels[touches.trailing_zeros() as usize]
                 } else {
                     // Keep the smallest (oldest) label on a merge: labels are created in raster
                     // order, so surviving labels stay in canonical order and no sort is needed.
@@ -122,17 +131,19 @@ impl Labeler for RowTable {
                     }
                     label
                 };
-                comps[label as usize] |= ((e & 0x3f) as u128) << (row * Board::WIDTH);
+                comps[label as usize] |= run;
                 labels[j] = label;
             }
             prev_row = cur;
             prev_labels = labels;
         }
-        out.clear();
-        for &c in &comps[..count] {
-            if c != 0 {
-                out.push(c);
-            }
+        // Drop the merged-away labels, keeping the order.
+        let mut len = 0;
+        for i in 0..count {
+            let c = comps[i];
+            comps[len] = c;
+            len += usize::from(c != 0);
         }
+        out.len = len as u8;
     }
 }
