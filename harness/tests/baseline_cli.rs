@@ -1,4 +1,4 @@
-//! `baselines/seed-row-table/run` end to end: it builds the seed write-up's
+//! `harness/baselines/seed-row-table/run` end to end: it builds the seed write-up's
 //! C++ row table from `../shared`, finds it agrees with the oracle on every
 //! board of the set, and prints a speed-up over it for every variant that
 //! `bench` timed. Skipped (with a note) where `g++` or `../shared` is absent.
@@ -8,15 +8,15 @@ use std::process::Command;
 
 #[test]
 fn seed_baseline_agrees_with_the_oracle_and_prints_speedups() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let seed = root.join("../shared/seeds/components-row-table.md");
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seed = harness.join("../../shared/seeds/components-row-table.md");
     let gxx = Command::new("g++").arg("--version").output();
     if !seed.exists() || gxx.is_err() {
         eprintln!("skipped: needs {} and g++", seed.display());
         return;
     }
     let out = Command::new("bash")
-        .arg(root.join("baselines/seed-row-table/run"))
+        .arg(harness.join("baselines/seed-row-table/run"))
         .args(["--quick", "seed"])
         .env("BITBENCH", env!("CARGO_BIN_EXE_bitbench"))
         .env("CI", "1")
