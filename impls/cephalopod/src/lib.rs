@@ -20,6 +20,7 @@ pub mod inputs;
 mod cellsums;
 mod dfs;
 mod moves;
+mod orient;
 mod packed;
 mod stabiliser;
 mod swarmoves;
@@ -332,7 +333,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "front",
-            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, merged by the start's symmetries; tiny trees walked path by path",
+            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, symmetric boards merged (counts per orientation unless the start has all 8 symmetries); tiny trees walked path by path",
             features: &[],
             make: || Some(Box::new(front::Front)),
         },

@@ -1,14 +1,17 @@
-//! The stabiliser of a starting board: the symmetries of the square that
-//! leave it unchanged, as a group to merge boards by.
+//! Starts fixed by all 8 symmetries of the square (the empty board, a
+//! board with equal corners and equal edges).
 //!
-//! Path counts from a root are invariant under its stabiliser `G` — `σ` maps
-//! the paths to `b` one-to-one onto the paths to `σb` — so a forward search
-//! can keep one board per `G`-orbit with the orbit's total path count `T`.
-//! Expanding a representative `y` and adding `T(y)` to the orbit of each
-//! child moves exactly the paths of the whole orbit, and an orbit's share of
-//! the answer is `T · Σ_{σ∈G} hash(σb) / |G|` (see [`Group::orbit_hash`]).
+//! From such a start, `σ` maps the paths to `b` one-to-one onto the paths to
+//! `σb`, so `front` can keep one board per orbit holding the orbit's total
+//! path count `T` — one `u64` a depth, where [`Orbit`](crate::orient::Orbit)
+//! needs 8 counts. Expanding a representative `y` and adding `T(y)` to the
+//! orbit of each child moves exactly the paths of the whole orbit, and an
+//! orbit's share of the answer is `T · Σ_σ hash(σb) / 8`: the division is
+//! exact over the integers, so the sums are kept mod 2^64 and shifted right
+//! by 3 once at the end, exact mod 2^61.
 
-use crate::packed::hash;
+use crate::front::{Lane, Merge};
+use crate::orient::{Orient, weighted};
 use crate::symmetry::{apply, canonical};
 
 /// The symmetries (indices 0..8, identity first) that leave `root`
@@ -17,106 +20,54 @@ pub(crate) fn stabiliser(root: u32) -> Vec<u32> {
     (0..8).filter(|&s| apply(root, s) == root).collect()
 }
 
-/// A group of symmetries that fix the root.
-pub(crate) trait Group {
-    /// `log2 |G|`.
-    fn log2_order(&self) -> u32;
-    /// The orbit representative of `b`: its smallest image.
-    fn canon(&self, b: u32) -> u32;
-    /// `Σ_{σ∈G} hash(σb)`. An orbit with total count `T` adds
-    /// `T · orbit_hash / |G|` to the answer: the division is exact over the
-    /// integers, so a caller keeping `T` mod 2^64 sums the products and
-    /// shifts right by [`Group::log2_order`] once, exact mod 2^61.
-    fn orbit_hash(&self, b: u32) -> u64;
-}
-
-/// Only the identity: boards are their own orbits.
-pub(crate) struct Trivial;
-
-impl Group for Trivial {
-    fn log2_order(&self) -> u32 {
-        0
+impl Lane for u64 {
+    #[inline(always)]
+    fn add(self, other: u64) -> u64 {
+        self.wrapping_add(other)
     }
     #[inline(always)]
-    fn canon(&self, b: u32) -> u32 {
-        b
+    fn add_moved(self, parent: u64, _: u32) -> u64 {
+        self.wrapping_add(parent)
     }
     #[inline(always)]
-    fn orbit_hash(&self, b: u32) -> u64 {
-        u64::from(hash(b))
+    fn is_zero(self) -> bool {
+        self == 0
     }
 }
 
-/// The orbit hash as a weighted digit sum: `hash` is linear in the digits,
-/// so `Σ_{σ∈G} hash(σb)` gives each position the summed weight of the
-/// positions `G` moves it to — one pass over the digits, not `|G|`.
-struct OrbitWeights([u64; 9]);
-
-impl OrbitWeights {
-    fn of(syms: &[u32]) -> OrbitWeights {
-        OrbitWeights(std::array::from_fn(|pos| {
-            let unit = 1 << (3 * pos);
-            syms.iter().map(|&s| u64::from(hash(apply(unit, s)))).sum()
-        }))
-    }
-
-    #[inline(always)]
-    fn hash(&self, b: u32) -> u64 {
-        self.0
-            .iter()
-            .enumerate()
-            .map(|(pos, &w)| u64::from((b >> (3 * pos)) & 7) * w)
-            .sum()
-    }
+/// Orbit totals under all 8 symmetries, for a start they all fix.
+pub(crate) struct Full {
+    /// `Σ_σ hash(σb)` as a weighted digit sum of `b`.
+    weights: [u64; 9],
 }
-
-/// All 8 symmetries of the square.
-pub(crate) struct Full(OrbitWeights);
 
 impl Full {
     pub(crate) fn new() -> Full {
-        Full(OrbitWeights::of(&[0, 1, 2, 3, 4, 5, 6, 7]))
+        Full {
+            weights: Orient([1; 8]).weights(),
+        }
     }
 }
 
-impl Group for Full {
-    fn log2_order(&self) -> u32 {
-        3
+impl Merge for Full {
+    type Lane = u64;
+    type Score = u64;
+    #[inline(always)]
+    fn canon(&self, b: u32) -> (u32, u32) {
+        canonical(b)
+    }
+    fn root(&self, _: u32) -> u64 {
+        1
     }
     #[inline(always)]
-    fn canon(&self, b: u32) -> u32 {
-        canonical(b).0
+    fn score(&self, lane: u64) -> u64 {
+        lane
     }
     #[inline(always)]
-    fn orbit_hash(&self, b: u32) -> u64 {
-        self.0.hash(b)
+    fn scored(&self, total: &u64, b: u32) -> u64 {
+        total.wrapping_mul(weighted(&self.weights, b))
     }
-}
-
-/// A proper subgroup of 2 or 4 symmetries.
-pub(crate) struct Subgroup {
-    syms: Vec<u32>,
-    weights: OrbitWeights,
-}
-
-impl Subgroup {
-    /// The group of `syms`, which must be closed under composition.
-    pub(crate) fn new(syms: Vec<u32>) -> Subgroup {
-        let weights = OrbitWeights::of(&syms);
-        Subgroup { syms, weights }
-    }
-}
-
-impl Group for Subgroup {
-    fn log2_order(&self) -> u32 {
-        self.syms.len().trailing_zeros()
-    }
-    #[inline(always)]
-    fn canon(&self, b: u32) -> u32 {
-        self.syms.iter().map(|&s| apply(b, s)).min().unwrap_or(b)
-    }
-    #[inline(always)]
-    fn orbit_hash(&self, b: u32) -> u64 {
-        self.weights.hash(b)
+    fn finish(&self, total: u64) -> u32 {
+        (total >> 3) as u32
     }
 }

@@ -1,0 +1,223 @@
+//! Path counts per orientation, so that a forward search from any start can
+//! merge boards under all 8 symmetries.
+//!
+//! A start fixed by every symmetry (the empty board) lets `front` merge the
+//! 8 images of a board into one count: they are reached by equally many
+//! paths. From any other start they are not, but a move commutes with the
+//! symmetries: the children of `apply(c, t)` are the images under `t` of the
+//! children of `c`. So one canonical board `c` can stand for its whole orbit
+//! if it keeps 8 counts, `cnt[t]` = the paths reaching `apply(c, t)`; it is
+//! expanded once, and each child's counts are the parent's, permuted by the
+//! symmetry that relates the child to its own canonical board.
+//!
+//! The hash is linear in the digits, so the answer's share of a lane,
+//! `Σ_t cnt[t] · hash(apply(b, t))` over the boards `b` it reaches in one more
+//! move, is one weighted digit sum of `b` with 9 weights computed once per
+//! lane ([`Orient::weights`]).
+
+use crate::front::{Lane, Merge};
+use crate::packed::WEIGHTS;
+use crate::symmetry::{INVERSE, canonical, src};
+
+/// Paths per orientation: `0[t]` reach `apply(board, t)` of the canonical
+/// board the lane belongs to (mod 2^32: the answer is mod 2^30).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Orient(pub(crate) [u32; 8]);
+
+impl Orient {
+    /// Per spiral position, the weight of its digit in
+    /// `Σ_t cnt[t] · hash(apply(b, t))`: `apply(b, t)` holds at ring
+    /// position `k` the die of `src(t, k)`, so the die at `m` is weighed by
+    /// the weight of `INVERSE[t][m]`; the centre stays.
+    pub(crate) fn weights(self) -> [u64; 9] {
+        let mut v = [0u64; 9];
+        for (t, &n) in self.0.iter().enumerate() {
+            let n = u64::from(n);
+            for (m, w) in v.iter_mut().take(8).enumerate() {
+                *w = w.wrapping_add(n * u64::from(WEIGHTS[INVERSE[t][m] as usize]));
+            }
+            v[8] = v[8].wrapping_add(n * u64::from(WEIGHTS[8]));
+        }
+        v
+    }
+}
+
+/// The weighted digit sum of the packed board `b`.
+#[inline(always)]
+pub(crate) fn weighted(weights: &[u64; 9], b: u32) -> u64 {
+    weights.iter().enumerate().fold(0u64, |sum, (pos, &w)| {
+        sum.wrapping_add(u64::from(b >> (3 * pos) & 7).wrapping_mul(w))
+    })
+}
+
+/// The symmetry "`a`, then `b`": the one whose image takes ring position
+/// `k` from `src(a, src(b, k))`.
+const fn then(a: u32, b: u32) -> u32 {
+    let mut u = 0;
+    while u < 8 {
+        let mut k = 0;
+        while k < 8 && src(u, k) == src(a, src(b, k)) {
+            k += 1;
+        }
+        if k == 8 {
+            return u;
+        }
+        u += 1;
+    }
+    panic!("the symmetries of the square are closed under composition")
+}
+
+/// `INVERSE_SYM[s]`: the symmetry that undoes `s`.
+const INVERSE_SYM: [u32; 8] = {
+    let mut t = [0; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut v = 0;
+        while then(s, v) != 0 {
+            v += 1;
+        }
+        t[s as usize] = v;
+        s += 1;
+    }
+    t
+};
+
+/// `FROM[s][u]`: the orientation whose count lands on `u` ([`MOVED`]
+/// inverted), so a move reads the parent's counts in place of scattering
+/// them.
+const FROM: [[u8; 8]; 8] = {
+    let mut f = [[0; 8]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut t = 0;
+        while t < 8 {
+            f[s][MOVED[s][t] as usize] = t as u8;
+            t += 1;
+        }
+        s += 1;
+    }
+    f
+};
+
+/// `MOVED[s][t]`: where a count of orientation `t` lands on a child whose
+/// representative is its image under `s`, i.e. the symmetry "`s` undone,
+/// then `t`".
+const MOVED: [[u8; 8]; 8] = {
+    let mut m = [[0; 8]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut t = 0;
+        while t < 8 {
+            m[s][t] = then(INVERSE_SYM[s], t as u32) as u8;
+            t += 1;
+        }
+        s += 1;
+    }
+    m
+};
+
+impl Lane for Orient {
+    #[inline(always)]
+    fn add(self, other: Orient) -> Orient {
+        Orient(std::array::from_fn(|t| self.0[t].wrapping_add(other.0[t])))
+    }
+
+    /// The parent's image under `t` has the child's image under `t`, which
+    /// is `apply(representative, inverse(sym) then t)`.
+    #[inline(always)]
+    fn add_moved(self, parent: Orient, sym: u32) -> Orient {
+        let from = &FROM[sym as usize];
+        Orient(std::array::from_fn(|u| {
+            self.0[u].wrapping_add(parent.0[usize::from(from[u])])
+        }))
+    }
+
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.0.iter().all(|&n| n == 0)
+    }
+}
+
+/// All 8 symmetries, the orientation kept in the lanes: how `front` merges
+/// boards from a start that not every symmetry fixes.
+pub(crate) struct Orbit;
+
+impl Merge for Orbit {
+    type Lane = Orient;
+    type Score = [u64; 9];
+    #[inline(always)]
+    fn canon(&self, b: u32) -> (u32, u32) {
+        canonical(b)
+    }
+    fn root(&self, sym: u32) -> Orient {
+        let mut o = Orient::default();
+        o.0[INVERSE_SYM[sym as usize] as usize] = 1;
+        o
+    }
+    #[inline(always)]
+    fn score(&self, lane: Orient) -> [u64; 9] {
+        lane.weights()
+    }
+    #[inline(always)]
+    fn scored(&self, weights: &[u64; 9], b: u32) -> u64 {
+        weighted(weights, b)
+    }
+    fn finish(&self, total: u64) -> u32 {
+        total as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packed::{hash, pack};
+    use crate::symmetry::apply;
+
+    /// A board whose 8 images differ.
+    fn asymmetric() -> u32 {
+        pack("120/450/063".parse().unwrap())
+    }
+
+    #[test]
+    fn symmetry_tables_match_apply() {
+        let b = asymmetric();
+        for s in 0..8 {
+            let inverse = INVERSE_SYM[s as usize];
+            assert_eq!(apply(apply(b, s), inverse), b, "inverse of {s}");
+            for t in 0..8 {
+                let moved = u32::from(MOVED[s as usize][t as usize]);
+                assert_eq!(apply(b, moved), apply(apply(b, inverse), t), "{s} {t}");
+            }
+        }
+    }
+
+    /// Counts follow their boards: the start's one path sits on the start,
+    /// a moved count sits on the image of the parent's orientation, and the
+    /// weights score each orientation's image.
+    #[test]
+    fn counts_follow_the_symmetries() {
+        let b = asymmetric();
+        let counts = Orient(std::array::from_fn(|t| 3 * t as u32 + 1));
+        let want: u64 = (0..8)
+            .map(|t| u64::from(counts.0[t]) * u64::from(hash(apply(b, t as u32))))
+            .sum();
+        assert_eq!(weighted(&counts.weights(), b), want);
+        for s in 0..8 {
+            let image = apply(b, s);
+            let (key, sym) = canonical(image);
+            let root = Orbit.root(sym);
+            let t = root.0.iter().position(|&n| n == 1).unwrap();
+            assert_eq!(apply(key, t as u32), image, "the start is counted");
+            // A parent counted in orientation `t` whose child is `image`:
+            // the count lands on the key's orientation showing `image`
+            // turned by `t`.
+            for t in 0..8 {
+                let mut one = Orient::default();
+                one.0[t] = 1;
+                let landed = Orient::default().add_moved(one, sym);
+                let u = landed.0.iter().position(|&n| n == 1).unwrap();
+                assert_eq!(apply(key, u as u32), apply(image, t as u32), "{s} {t}");
+            }
+        }
+    }
+}
