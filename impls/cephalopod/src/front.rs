@@ -264,16 +264,21 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                 stage.lanes = &lanes[lo..hi.min(feeding).max(lo)];
                 stage.lo = lo;
                 if feeds || ends.is_some() {
-                    let moving = merge.score(
-                        lanes[lo..hi]
-                            .iter()
-                            .fold(M::Lane::default(), |a, &n| a.add(n)),
-                    );
+                    // Every path through a board that a move fills ends
+                    // there: scored when a move does (few boards have one).
+                    let mut moving = None;
                     let kids = &mut stage.kids;
                     swarmoves::for_each_move(board, |child, captured| {
                         // Only a placement can fill the board.
                         if captured == 0 && is_full(child) {
-                            total = total.wrapping_add(merge.scored(&moving, child));
+                            let moving = moving.get_or_insert_with(|| {
+                                merge.score(
+                                    lanes[lo..hi]
+                                        .iter()
+                                        .fold(M::Lane::default(), |a, &n| a.add(n)),
+                                )
+                            });
+                            total = total.wrapping_add(merge.scored(moving, child));
                             return;
                         }
                         if let Some(ends) = &ends {
