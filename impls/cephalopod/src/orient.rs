@@ -82,7 +82,13 @@ const INVERSE_SYM: [u32; 8] = {
     t
 };
 
-/// `FROM[s][u]`: the orientation whose count lands on `u` ([`MOVED`]
+/// Where a count of orientation `t` lands on a child whose representative
+/// is its image under `s`: the symmetry "`s` undone, then `t`".
+const fn moved(s: usize, t: u32) -> u32 {
+    then(INVERSE_SYM[s], t)
+}
+
+/// `FROM[s][u]`: the orientation whose count lands on `u` ([`moved`]
 /// inverted), so a move reads the parent's counts in place of scattering
 /// them.
 const FROM: [[u8; 8]; 8] = {
@@ -91,29 +97,12 @@ const FROM: [[u8; 8]; 8] = {
     while s < 8 {
         let mut t = 0;
         while t < 8 {
-            f[s][MOVED[s][t] as usize] = t as u8;
+            f[s][moved(s, t) as usize] = t as u8;
             t += 1;
         }
         s += 1;
     }
     f
-};
-
-/// `MOVED[s][t]`: where a count of orientation `t` lands on a child whose
-/// representative is its image under `s`, i.e. the symmetry "`s` undone,
-/// then `t`".
-const MOVED: [[u8; 8]; 8] = {
-    let mut m = [[0; 8]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut t = 0;
-        while t < 8 {
-            m[s][t] = then(INVERSE_SYM[s], t as u32) as u8;
-            t += 1;
-        }
-        s += 1;
-    }
-    m
 };
 
 impl Lane for Orient {
@@ -185,8 +174,9 @@ mod tests {
             let inverse = INVERSE_SYM[s as usize];
             assert_eq!(apply(apply(b, s), inverse), b, "inverse of {s}");
             for t in 0..8 {
-                let moved = u32::from(MOVED[s as usize][t as usize]);
+                let moved = moved(s as usize, t);
                 assert_eq!(apply(b, moved), apply(apply(b, inverse), t), "{s} {t}");
+                assert_eq!(u32::from(FROM[s as usize][moved as usize]), t, "{s} {t}");
             }
         }
     }
