@@ -17,7 +17,7 @@
 
 use crate::front::{Lane, Merge};
 use crate::packed::WEIGHTS;
-use crate::symmetry::{INVERSE, canonical, src};
+use crate::symmetry::{INVERSE, INVERSE_SYM, canonical, then};
 
 /// Paths per orientation: `0[t]` reach `apply(board, t)` of the canonical
 /// board the lane belongs to (mod 2^32: the answer is mod 2^30).
@@ -49,38 +49,6 @@ pub(crate) fn weighted(weights: &[u64; 9], b: u32) -> u64 {
         sum.wrapping_add(u64::from(b >> (3 * pos) & 7).wrapping_mul(w))
     })
 }
-
-/// The symmetry "`a`, then `b`": the one whose image takes ring position
-/// `k` from `src(a, src(b, k))`.
-const fn then(a: u32, b: u32) -> u32 {
-    let mut u = 0;
-    while u < 8 {
-        let mut k = 0;
-        while k < 8 && src(u, k) == src(a, src(b, k)) {
-            k += 1;
-        }
-        if k == 8 {
-            return u;
-        }
-        u += 1;
-    }
-    panic!("the symmetries of the square are closed under composition")
-}
-
-/// `INVERSE_SYM[s]`: the symmetry that undoes `s`.
-const INVERSE_SYM: [u32; 8] = {
-    let mut t = [0; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut v = 0;
-        while then(s, v) != 0 {
-            v += 1;
-        }
-        t[s as usize] = v;
-        s += 1;
-    }
-    t
-};
 
 /// Where a count of orientation `t` lands on a child whose representative
 /// is its image under `s`: the symmetry "`s` undone, then `t`".

@@ -51,6 +51,38 @@ pub(crate) const INVERSE: [[u32; 8]; 8] = {
     t
 };
 
+/// The symmetry "`a`, then `b`": the one whose image takes ring position
+/// `k` from `src(a, src(b, k))`.
+pub(crate) const fn then(a: u32, b: u32) -> u32 {
+    let mut u = 0;
+    while u < 8 {
+        let mut k = 0;
+        while k < 8 && src(u, k) == src(a, src(b, k)) {
+            k += 1;
+        }
+        if k == 8 {
+            return u;
+        }
+        u += 1;
+    }
+    panic!("the symmetries of the square are closed under composition")
+}
+
+/// `INVERSE_SYM[s]`: the symmetry that undoes `s`.
+pub(crate) const INVERSE_SYM: [u32; 8] = {
+    let mut t = [0; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut v = 0;
+        while then(s, v) != 0 {
+            v += 1;
+        }
+        t[s as usize] = v;
+        s += 1;
+    }
+    t
+};
+
 /// Mirrors the board across the diagonal through positions 0 and 4
 /// (ring position `k` takes the die at `-k mod 8`).
 #[inline(always)]
