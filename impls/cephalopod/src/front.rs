@@ -28,6 +28,8 @@
 //! microseconds to set up, the walk tens of nanoseconds a board.
 
 use crate::orient::Orbit;
+#[cfg(target_arch = "x86_64")]
+use crate::orient::OrbitAvx2;
 use crate::packed::{HIGH, MAX_GAME, hash, is_full, pack, zero_fields};
 use crate::stabiliser::{Full, stabiliser};
 use crate::table::prefetch;
@@ -60,10 +62,22 @@ impl Solver for Front {
 /// symmetry fixes it, counts per orientation otherwise.
 fn swept(root: u32, depth: u32) -> u32 {
     if stabiliser(root).len() == 8 {
-        sweep(root, depth, &Full::new())
-    } else {
-        sweep(root, depth, &Orbit)
+        return sweep(root, depth, &Full::new());
     }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = OrbitAvx2::new() {
+        // SAFETY: `OrbitAvx2::new` found AVX2 on this CPU.
+        return unsafe { sweep_avx2(root, depth, &avx2) };
+    }
+    sweep(root, depth, &Orbit)
+}
+
+/// [`sweep`] compiled for AVX2, where [`OrbitAvx2`] moves a lane's 8
+/// counts with one permute and one add.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sweep_avx2(root: u32, depth: u32, merge: &OrbitAvx2) -> u32 {
+    sweep(root, depth, merge)
 }
 
 /// Boards a path-by-path walk may expand before [`Front`] gives it up for
@@ -184,8 +198,17 @@ pub(crate) trait Merge {
     fn scored(&self, score: &Self::Score, b: u32) -> u64;
     /// The answer from the sum of the scored shares.
     fn finish(&self, total: u64) -> u32;
+    /// Adds a parent lane's paths to a child's lane `dst`
+    /// ([`Lane::add_moved`] unless a merge has a faster way).
+    #[inline(always)]
+    fn add_moved(&self, dst: &mut Self::Lane, parent: Self::Lane, sym: u32) {
+        *dst = dst.add_moved(parent, sym);
+    }
 }
 
+/// Inlined into each caller, so that [`sweep_avx2`]'s copy is compiled for
+/// AVX2 throughout.
+#[inline(always)]
 fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
     let (r0, k0) = rank_and_count(root);
     let groups = Groups::new(r0, depth);
@@ -300,13 +323,13 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                 }
                 let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
                 look_up(&mut tables, &mut stages[prev].kids);
-                add_lanes(&mut tables, &stages[older]);
+                add_lanes(merge, &mut tables, &stages[older]);
                 now = (now + 1) % 3;
             }
             let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
             look_up(&mut tables, &mut stages[prev].kids);
-            add_lanes(&mut tables, &stages[older]);
-            add_lanes(&mut tables, &stages[prev]);
+            add_lanes(merge, &mut tables, &stages[older]);
+            add_lanes(merge, &mut tables, &stages[prev]);
             pool.push(table);
         }
         order += 1;
@@ -416,7 +439,7 @@ fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
 
 /// Adds a board's nonzero lanes to each of its looked-up kids.
 #[inline(always)]
-fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], stage: &Stage<L>) {
+fn add_lanes<M: Merge>(merge: &M, tables: &mut [Option<Table<M::Lane>>], stage: &Stage<M::Lane>) {
     for kid in &stage.kids.items[..stage.kids.len] {
         let table = tables[usize::from(kid.group)]
             .as_mut()
@@ -424,7 +447,7 @@ fn add_lanes<L: Lane>(tables: &mut [Option<Table<L>>], stage: &Stage<L>) {
         let dst = table.lanes_at(kid.entry);
         let dst = &mut dst[usize::from(kid.shift) + stage.lo..];
         for (d, &n) in dst.iter_mut().zip(stage.lanes) {
-            *d = d.add_moved(n, u32::from(kid.sym));
+            merge.add_moved(d, n, u32::from(kid.sym));
         }
     }
 }
@@ -583,6 +606,12 @@ mod tests {
             let Problem { depth, board } = problem;
             let want = Bfs.solve(depth, board);
             assert_eq!(swept(pack(board), depth), want, "swept {depth} {board}");
+            // `swept` takes the AVX2 merge where the CPU has it: the
+            // portable one is checked on its own.
+            if stabiliser(pack(board)).len() < 8 {
+                let portable = sweep(pack(board), depth, &Orbit);
+                assert_eq!(portable, want, "portable {depth} {board}");
+            }
             let mut budget = TINY_TREE;
             if let Some(sum) = walk(pack(board), depth, &mut budget) {
                 assert_eq!(sum & ANSWER_MASK, want, "walk {depth} {board}");
