@@ -291,7 +291,9 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                     // there: scored when a move does (few boards have one).
                     let mut moving = None;
                     let kids = &mut stage.kids;
-                    swarmoves::for_each_move(board, |child, captured| {
+                    // The moves are listed first, so this loop is compiled once, not
+                    // at each of the places a move is found.
+                    for (child, captured) in swarmoves::Children::of(board).moves() {
                         // Only a placement can fill the board.
                         if captured == 0 && is_full(child) {
                             let moving = moving.get_or_insert_with(|| {
@@ -302,16 +304,16 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                                 )
                             });
                             total = total.wrapping_add(merge.scored(moving, child));
-                            return;
+                            continue;
                         }
                         if let Some(ends) = &ends {
                             total = total.wrapping_add(merge.scored(ends, child));
                         }
                         if !feeds {
-                            return;
+                            continue;
                         }
                         let Some((g, there)) = targets[captured] else {
-                            return;
+                            continue;
                         };
                         let (child, sym) = merge.canon(child);
                         tables[g]
@@ -319,7 +321,7 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                             .prefetch(child);
                         kids.push(child, sym, g, here.first + 1 - there.first);
                         last = order + 3;
-                    });
+                    }
                 }
                 let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
                 look_up(&mut tables, &mut stages[prev].kids);

@@ -17,6 +17,8 @@ use std::str::FromStr;
 
 pub mod inputs;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod cellsums;
 mod dfs;
 mod moves;

@@ -15,6 +15,8 @@
 //! move, is one weighted digit sum of `b` with 9 weights computed once per
 //! lane ([`Orient::weights`]).
 
+#[cfg(target_arch = "x86_64")]
+use crate::avx2;
 use crate::front::{Lane, Merge};
 use crate::packed::WEIGHTS;
 use crate::symmetry::{INVERSE, INVERSE_SYM, canonical, then};
@@ -59,13 +61,13 @@ const fn moved(s: usize, t: u32) -> u32 {
 /// `FROM[s][u]`: the orientation whose count lands on `u` ([`moved`]
 /// inverted), so a move reads the parent's counts in place of scattering
 /// them.
-const FROM: [[u8; 8]; 8] = {
+const FROM: [[u32; 8]; 8] = {
     let mut f = [[0; 8]; 8];
     let mut s = 0;
     while s < 8 {
         let mut t = 0;
         while t < 8 {
-            f[s][moved(s, t) as usize] = t as u8;
+            f[s][moved(s, t) as usize] = t;
             t += 1;
         }
         s += 1;
@@ -85,7 +87,7 @@ impl Lane for Orient {
     fn add_moved(self, parent: Orient, sym: u32) -> Orient {
         let from = &FROM[sym as usize];
         Orient(std::array::from_fn(|u| {
-            self.0[u].wrapping_add(parent.0[usize::from(from[u])])
+            self.0[u].wrapping_add(parent.0[from[u] as usize])
         }))
     }
 
@@ -124,9 +126,10 @@ impl Merge for Orbit {
     }
 }
 
-/// [`Orbit`] with lanes moved by AVX2: one `vpermd` through [`FROM`] and
-/// one add for all 8 counts, where the portable lane loads them one by one
-/// (official test 11: 474 k lane moves a solve).
+/// [`Orbit`] with AVX2: a lane's 8 counts move with one `vpermd` through
+/// [`FROM`] and one add, where the portable lane loads them one by one
+/// (official test 11: 474 k lane moves a solve), and a child's 8 images
+/// are turned and compared in one vector.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 pub(crate) struct OrbitAvx2(());
@@ -145,7 +148,8 @@ impl Merge for OrbitAvx2 {
     type Score = [u64; 9];
     #[inline(always)]
     fn canon(&self, b: u32) -> (u32, u32) {
-        Orbit.canon(b)
+        // SAFETY: as in `add_moved`.
+        unsafe { avx2::canonical(b) }
     }
     fn root(&self, sym: u32) -> Orient {
         Orbit.root(sym)
@@ -163,23 +167,8 @@ impl Merge for OrbitAvx2 {
     }
     #[inline(always)]
     fn add_moved(&self, dst: &mut Orient, parent: Orient, sym: u32) {
-        use std::arch::x86_64::{
-            __m128i, __m256i, _mm_loadl_epi64, _mm256_add_epi32, _mm256_cvtepu8_epi32,
-            _mm256_loadu_si256, _mm256_permutevar8x32_epi32, _mm256_storeu_si256,
-        };
-        let from = &FROM[sym as usize];
-        // SAFETY: an `OrbitAvx2` exists only on a CPU with AVX2 (`new`);
-        // `from` is 8 bytes and both lanes 32, as the unaligned loads and
-        // the store read and write.
-        unsafe {
-            let from = _mm256_cvtepu8_epi32(_mm_loadl_epi64(from.as_ptr().cast::<__m128i>()));
-            let parent = _mm256_loadu_si256(parent.0.as_ptr().cast::<__m256i>());
-            let sum = _mm256_add_epi32(
-                _mm256_loadu_si256(dst.0.as_ptr().cast::<__m256i>()),
-                _mm256_permutevar8x32_epi32(parent, from),
-            );
-            _mm256_storeu_si256(dst.0.as_mut_ptr().cast::<__m256i>(), sum);
-        }
+        // SAFETY: an `OrbitAvx2` exists only on a CPU with AVX2 (`new`).
+        unsafe { avx2::add_permuted(&mut dst.0, &parent.0, &FROM[sym as usize]) }
     }
 }
 
@@ -203,7 +192,7 @@ mod tests {
             for t in 0..8 {
                 let moved = moved(s as usize, t);
                 assert_eq!(apply(b, moved), apply(apply(b, inverse), t), "{s} {t}");
-                assert_eq!(u32::from(FROM[s as usize][moved as usize]), t, "{s} {t}");
+                assert_eq!(FROM[s as usize][moved as usize], t, "{s} {t}");
             }
         }
     }
