@@ -285,7 +285,6 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                     .filter(|n| !n.is_zero())
                     .map(|n| merge.score(n));
                 stage.lanes = &lanes[lo..hi.min(feeding).max(lo)];
-                stage.lo = lo;
                 if feeds || ends.is_some() {
                     // Every path through a board that a move fills ends
                     // there: scored when a move does (few boards have one).
@@ -319,7 +318,7 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                         tables[g]
                             .get_or_insert_with(|| Table::new(there.width, &mut pool))
                             .prefetch(child);
-                        kids.push(child, sym, g, here.first + 1 - there.first);
+                        kids.push(child, sym, g, here.first + 1 - there.first + lo as u32);
                         last = order + 3;
                     }
                 }
@@ -378,13 +377,13 @@ struct Kids {
     len: usize,
 }
 
-/// A child: its (canonical) board, group index, lane shift, and once looked
-/// up, its entry in the group's table.
+/// A child: its (canonical) board, group index, the lane of its entry the
+/// parent's first nonzero lane goes to, and once looked up, the entry.
 #[derive(Clone, Copy, Default)]
 struct Kid {
     board: u32,
     group: u16,
-    shift: u8,
+    lane: u8,
     /// The symmetry from the child to its representative `board`.
     sym: u8,
     entry: u32,
@@ -397,11 +396,11 @@ impl Kids {
     }
 
     #[inline(always)]
-    fn push(&mut self, board: u32, sym: u32, group: usize, shift: u32) {
+    fn push(&mut self, board: u32, sym: u32, group: usize, lane: u32) {
         self.items[self.len] = Kid {
             board,
             group: group as u16,
-            shift: shift as u8,
+            lane: lane as u8,
             sym: sym as u8,
             entry: 0,
         };
@@ -409,11 +408,9 @@ impl Kids {
     }
 }
 
-/// One board in the pipeline: its nonzero lanes (from lane `lo` on) and
-/// its children.
+/// One board in the pipeline: its nonzero lanes and its children.
 struct Stage<'a, L> {
     lanes: &'a [L],
-    lo: usize,
     kids: Kids,
 }
 
@@ -421,7 +418,6 @@ impl<L> Default for Stage<'_, L> {
     fn default() -> Self {
         Stage {
             lanes: &[],
-            lo: 0,
             kids: Kids::default(),
         }
     }
@@ -435,7 +431,7 @@ fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
             .as_mut()
             .expect("created when the child was found");
         kid.entry = table.entry(kid.board);
-        table.prefetch_lanes(kid.entry);
+        table.prefetch_lane(kid.entry, kid.lane);
     }
 }
 
@@ -447,7 +443,7 @@ fn add_lanes<M: Merge>(merge: &M, tables: &mut [Option<Table<M::Lane>>], stage: 
             .as_mut()
             .expect("created when the child was found");
         let dst = table.lanes_at(kid.entry);
-        let dst = &mut dst[usize::from(kid.shift) + stage.lo..];
+        let dst = &mut dst[usize::from(kid.lane)..];
         for (d, &n) in dst.iter_mut().zip(stage.lanes) {
             merge.add_moved(d, n, u32::from(kid.sym));
         }
@@ -537,10 +533,13 @@ impl<L: Lane> Table<L> {
         &mut self.lanes[start..start + self.width]
     }
 
-    /// Starts loading the lanes of an entry.
+    /// Starts loading lane `lane` of an entry, the first a parent adds to.
     #[inline(always)]
-    fn prefetch_lanes(&self, entry: u32) {
-        if let Some(lane) = self.lanes.get(entry as usize * self.width) {
+    fn prefetch_lane(&self, entry: u32, lane: u8) {
+        if let Some(lane) = self
+            .lanes
+            .get(entry as usize * self.width + usize::from(lane))
+        {
             prefetch(lane);
         }
     }
