@@ -27,11 +27,12 @@
 //! a shallow depth) is walked path by path instead: the sweep's tables cost
 //! microseconds to set up, the walk tens of nanoseconds a board.
 
-use crate::orient::Orbit;
 #[cfg(target_arch = "x86_64")]
-use crate::orient::OrbitAvx2;
+use crate::avx2;
+use crate::orient::Orbit;
 use crate::packed::{HIGH, MAX_GAME, hash, is_full, pack, zero_fields};
 use crate::stabiliser::{Full, stabiliser};
+use crate::symmetry::canonical;
 use crate::table::prefetch;
 use crate::{ANSWER_MASK, Board, Solver, swarmoves};
 
@@ -62,22 +63,76 @@ impl Solver for Front {
 /// symmetry fixes it, counts per orientation otherwise.
 fn swept(root: u32, depth: u32) -> u32 {
     if stabiliser(root).len() == 8 {
-        return sweep(root, depth, &Full::new());
+        fastest(root, depth, &Full::new())
+    } else {
+        fastest(root, depth, &Orbit)
     }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx2) = OrbitAvx2::new() {
-        // SAFETY: `OrbitAvx2::new` found AVX2 on this CPU.
-        return unsafe { sweep_avx2(root, depth, &avx2) };
-    }
-    sweep(root, depth, &Orbit)
 }
 
-/// [`sweep`] compiled for AVX2, where [`OrbitAvx2`] moves a lane's 8
-/// counts with one permute and one add.
+/// [`sweep`] with the AVX2 steps where the CPU has AVX2.
+fn fastest<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = Avx2::new() {
+        // SAFETY: `Avx2::new` found AVX2 on this CPU.
+        return unsafe { sweep_avx2(root, depth, merge, &avx2) };
+    }
+    sweep(root, depth, merge, &Portable)
+}
+
+/// [`sweep`] compiled for AVX2 throughout.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn sweep_avx2(root: u32, depth: u32, merge: &OrbitAvx2) -> u32 {
-    sweep(root, depth, merge)
+fn sweep_avx2<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Avx2) -> u32 {
+    sweep(root, depth, merge, steps)
+}
+
+/// The two steps a sweep takes for every child, which AVX2 shortens:
+/// canonical form, and a lane moved from a parent.
+trait Steps {
+    /// The representative of `b` and a symmetry `s` with `apply(b, s)`
+    /// equal to it.
+    fn canon(&self, b: u32) -> (u32, u32);
+    fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32);
+}
+
+/// Scalar steps, for any CPU.
+struct Portable;
+
+impl Steps for Portable {
+    #[inline(always)]
+    fn canon(&self, b: u32) -> (u32, u32) {
+        canonical(b)
+    }
+    #[inline(always)]
+    fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32) {
+        *dst = dst.add_moved(parent, sym);
+    }
+}
+
+/// AVX2 steps: the 8 images of a child turned and compared in one vector,
+/// a lane moved by [`Lane::add_moved_avx2`]. Exists only on a CPU with AVX2.
+#[cfg(target_arch = "x86_64")]
+struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    fn new() -> Option<Avx2> {
+        is_x86_feature_detected!("avx2").then_some(Avx2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Steps for Avx2 {
+    #[inline(always)]
+    fn canon(&self, b: u32) -> (u32, u32) {
+        // SAFETY: an `Avx2` exists only on a CPU with AVX2 (`new`).
+        unsafe { avx2::canonical(b) }
+    }
+    #[inline(always)]
+    fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32) {
+        // SAFETY: as in `canon`.
+        *dst = unsafe { dst.add_moved_avx2(parent, sym) };
+    }
 }
 
 /// Boards a path-by-path walk may expand before [`Front`] gives it up for
@@ -178,6 +233,15 @@ pub(crate) trait Lane: Copy + Default + Send + 'static {
     /// `self` plus a parent lane's paths, moved to a child whose
     /// representative is `apply(child, sym)`.
     fn add_moved(self, parent: Self, sym: u32) -> Self;
+    /// [`Lane::add_moved`], for code compiled with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn add_moved_avx2(self, parent: Self, sym: u32) -> Self {
+        self.add_moved(parent, sym)
+    }
     fn is_zero(self) -> bool;
 }
 
@@ -187,9 +251,6 @@ pub(crate) trait Merge {
     type Lane: Lane;
     /// A lane's paths, prepared once to score each board they end on.
     type Score;
-    /// The representative of `b` and a symmetry `s` with `apply(b, s)`
-    /// equal to it.
-    fn canon(&self, b: u32) -> (u32, u32);
     /// One path at the start, whose representative is `apply(start, sym)`.
     fn root(&self, sym: u32) -> Self::Lane;
     fn score(&self, lane: Self::Lane) -> Self::Score;
@@ -198,18 +259,12 @@ pub(crate) trait Merge {
     fn scored(&self, score: &Self::Score, b: u32) -> u64;
     /// The answer from the sum of the scored shares.
     fn finish(&self, total: u64) -> u32;
-    /// Adds a parent lane's paths to a child's lane `dst`
-    /// ([`Lane::add_moved`] unless a merge has a faster way).
-    #[inline(always)]
-    fn add_moved(&self, dst: &mut Self::Lane, parent: Self::Lane, sym: u32) {
-        *dst = dst.add_moved(parent, sym);
-    }
 }
 
 /// Inlined into each caller, so that [`sweep_avx2`]'s copy is compiled for
 /// AVX2 throughout.
 #[inline(always)]
-fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
+fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32 {
     let (r0, k0) = rank_and_count(root);
     let groups = Groups::new(r0, depth);
     let windows: Vec<Option<Window>> = (r0..=groups.top)
@@ -218,7 +273,7 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
     let mut tables: Vec<Option<Table<M::Lane>>> = (0..groups.len()).map(|_| None).collect();
     let mut pool = spare::take();
     let mut first = Table::new(1, &mut pool);
-    let (key, sym) = merge.canon(root);
+    let (key, sym) = steps.canon(root);
     let entry = first.entry(key);
     first.lanes_at(entry)[0] = merge.root(sym);
     tables[groups.index(r0, k0).expect("the root's group")] = Some(first);
@@ -314,7 +369,7 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                         let Some((g, there)) = targets[captured] else {
                             continue;
                         };
-                        let (child, sym) = merge.canon(child);
+                        let (child, sym) = steps.canon(child);
                         tables[g]
                             .get_or_insert_with(|| Table::new(there.width, &mut pool))
                             .prefetch(child);
@@ -324,13 +379,13 @@ fn sweep<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
                 }
                 let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
                 look_up(&mut tables, &mut stages[prev].kids);
-                add_lanes(merge, &mut tables, &stages[older]);
+                add_lanes(steps, &mut tables, &stages[older]);
                 now = (now + 1) % 3;
             }
             let [prev, older] = [(now + 2) % 3, (now + 1) % 3];
             look_up(&mut tables, &mut stages[prev].kids);
-            add_lanes(merge, &mut tables, &stages[older]);
-            add_lanes(merge, &mut tables, &stages[prev]);
+            add_lanes(steps, &mut tables, &stages[older]);
+            add_lanes(steps, &mut tables, &stages[prev]);
             pool.push(table);
         }
         order += 1;
@@ -437,7 +492,7 @@ fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
 
 /// Adds a board's nonzero lanes to each of its looked-up kids.
 #[inline(always)]
-fn add_lanes<M: Merge>(merge: &M, tables: &mut [Option<Table<M::Lane>>], stage: &Stage<M::Lane>) {
+fn add_lanes<L: Lane, S: Steps>(steps: &S, tables: &mut [Option<Table<L>>], stage: &Stage<L>) {
     for kid in &stage.kids.items[..stage.kids.len] {
         let table = tables[usize::from(kid.group)]
             .as_mut()
@@ -445,7 +500,7 @@ fn add_lanes<M: Merge>(merge: &M, tables: &mut [Option<Table<M::Lane>>], stage: 
         let dst = table.lanes_at(kid.entry);
         let dst = &mut dst[usize::from(kid.lane)..];
         for (d, &n) in dst.iter_mut().zip(stage.lanes) {
-            merge.add_moved(d, n, u32::from(kid.sym));
+            steps.add_moved(d, n, u32::from(kid.sym));
         }
     }
 }
@@ -610,7 +665,7 @@ mod tests {
             // `swept` takes the AVX2 merge where the CPU has it: the
             // portable one is checked on its own.
             if stabiliser(pack(board)).len() < 8 {
-                let portable = sweep(pack(board), depth, &Orbit);
+                let portable = sweep(pack(board), depth, &Orbit, &Portable);
                 assert_eq!(portable, want, "portable {depth} {board}");
             }
             let mut budget = TINY_TREE;

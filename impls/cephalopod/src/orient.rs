@@ -19,7 +19,7 @@
 use crate::avx2;
 use crate::front::{Lane, Merge};
 use crate::packed::WEIGHTS;
-use crate::symmetry::{INVERSE, INVERSE_SYM, canonical, then};
+use crate::symmetry::{INVERSE, INVERSE_SYM, then};
 
 /// Paths per orientation: `0[t]` reach `apply(board, t)` of the canonical
 /// board the lane belongs to (mod 2^32: the answer is mod 2^30).
@@ -91,6 +91,17 @@ impl Lane for Orient {
         }))
     }
 
+    /// One `vpermd` through [`FROM`] and one add, where the portable
+    /// version loads the 8 counts one by one (official test 11: 474 k
+    /// lane moves a solve).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn add_moved_avx2(mut self, parent: Orient, sym: u32) -> Orient {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { avx2::add_permuted(&mut self.0, &parent.0, &FROM[sym as usize]) };
+        self
+    }
+
     #[inline(always)]
     fn is_zero(self) -> bool {
         self.0.iter().all(|&n| n == 0)
@@ -104,10 +115,6 @@ pub(crate) struct Orbit;
 impl Merge for Orbit {
     type Lane = Orient;
     type Score = [u64; 9];
-    #[inline(always)]
-    fn canon(&self, b: u32) -> (u32, u32) {
-        canonical(b)
-    }
     fn root(&self, sym: u32) -> Orient {
         let mut o = Orient::default();
         o.0[INVERSE_SYM[sym as usize] as usize] = 1;
@@ -126,57 +133,11 @@ impl Merge for Orbit {
     }
 }
 
-/// [`Orbit`] with AVX2: a lane's 8 counts move with one `vpermd` through
-/// [`FROM`] and one add, where the portable lane loads them one by one
-/// (official test 11: 474 k lane moves a solve), and a child's 8 images
-/// are turned and compared in one vector.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-pub(crate) struct OrbitAvx2(());
-
-#[cfg(target_arch = "x86_64")]
-impl OrbitAvx2 {
-    /// The merge, if this CPU has AVX2.
-    pub(crate) fn new() -> Option<OrbitAvx2> {
-        is_x86_feature_detected!("avx2").then_some(OrbitAvx2(()))
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Merge for OrbitAvx2 {
-    type Lane = Orient;
-    type Score = [u64; 9];
-    #[inline(always)]
-    fn canon(&self, b: u32) -> (u32, u32) {
-        // SAFETY: as in `add_moved`.
-        unsafe { avx2::canonical(b) }
-    }
-    fn root(&self, sym: u32) -> Orient {
-        Orbit.root(sym)
-    }
-    #[inline(always)]
-    fn score(&self, lane: Orient) -> [u64; 9] {
-        Orbit.score(lane)
-    }
-    #[inline(always)]
-    fn scored(&self, weights: &[u64; 9], b: u32) -> u64 {
-        Orbit.scored(weights, b)
-    }
-    fn finish(&self, total: u64) -> u32 {
-        Orbit.finish(total)
-    }
-    #[inline(always)]
-    fn add_moved(&self, dst: &mut Orient, parent: Orient, sym: u32) {
-        // SAFETY: an `OrbitAvx2` exists only on a CPU with AVX2 (`new`).
-        unsafe { avx2::add_permuted(&mut dst.0, &parent.0, &FROM[sym as usize]) }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::packed::{hash, pack};
-    use crate::symmetry::apply;
+    use crate::symmetry::{apply, canonical};
 
     /// A board whose 8 images differ.
     fn asymmetric() -> u32 {

@@ -12,7 +12,7 @@
 
 use crate::front::{Lane, Merge};
 use crate::orient::{Orient, weighted};
-use crate::symmetry::{apply, canonical};
+use crate::symmetry::apply;
 
 /// The symmetries (indices 0..8, identity first) that leave `root`
 /// unchanged.
@@ -52,10 +52,6 @@ impl Full {
 impl Merge for Full {
     type Lane = u64;
     type Score = u64;
-    #[inline(always)]
-    fn canon(&self, b: u32) -> (u32, u32) {
-        canonical(b)
-    }
     fn root(&self, _: u32) -> u64 {
         1
     }
