@@ -649,6 +649,16 @@ mod tests {
         );
     }
 
+    /// [`swept`] with the portable steps, which it takes only on a CPU
+    /// without AVX2.
+    fn portable(root: u32, depth: u32) -> u32 {
+        if stabiliser(root).len() == 8 {
+            sweep(root, depth, &Full::new(), &Portable)
+        } else {
+            sweep(root, depth, &Orbit, &Portable)
+        }
+    }
+
     /// The walk takes tiny trees, so the sweep is tested on its own too:
     /// on the seeded boards of rank cells 0 to 30, at depths where the walk
     /// answers as well as where it gives up.
@@ -662,12 +672,11 @@ mod tests {
             let Problem { depth, board } = problem;
             let want = Bfs.solve(depth, board);
             assert_eq!(swept(pack(board), depth), want, "swept {depth} {board}");
-            // `swept` takes the AVX2 merge where the CPU has it: the
-            // portable one is checked on its own.
-            if stabiliser(pack(board)).len() < 8 {
-                let portable = sweep(pack(board), depth, &Orbit, &Portable);
-                assert_eq!(portable, want, "portable {depth} {board}");
-            }
+            assert_eq!(
+                portable(pack(board), depth),
+                want,
+                "portable {depth} {board}"
+            );
             let mut budget = TINY_TREE;
             if let Some(sum) = walk(pack(board), depth, &mut budget) {
                 assert_eq!(sum & ANSWER_MASK, want, "walk {depth} {board}");
@@ -705,6 +714,11 @@ mod tests {
                 assert_eq!(Front.solve(depth, board), want, "{depth} {text}");
                 if depth > 0 && !board.is_full() {
                     assert_eq!(swept(pack(board), depth), want, "swept {depth} {text}");
+                    assert_eq!(
+                        portable(pack(board), depth),
+                        want,
+                        "portable {depth} {text}"
+                    );
                 }
             }
         }
