@@ -16,7 +16,7 @@
 //! windows of both groups are known, so a move is a short vector add.
 //!
 //! Boards are also merged under the 8 symmetries of the square, one
-//! representative an orbit ([`Merge`]). From a start every symmetry fixes
+//! representative an orbit (`Merge`). From a start every symmetry fixes
 //! (the empty board) the images are reached by equally many paths, so one
 //! count per depth holds the orbit (`stabiliser`): `empty:40` drops from
 //! 3.8 M boards to 0.49 M. From any other start a lane holds a count per
@@ -26,6 +26,14 @@
 //! A search whose tree has at most a few dozen boards (a nearly full board,
 //! a shallow depth) is walked path by path instead: the sweep's tables cost
 //! microseconds to set up, the walk tens of nanoseconds a board.
+//!
+//! Two steps are taken for every child: its canonical form and the move of
+//! a parent's lane onto it. On a CPU with AVX2 the whole sweep is compiled
+//! for it (`Steps`): the 8 images are compared in one vector and the 8
+//! counts of a lane permuted in one `vpermd`, which with the moves listed
+//! before the per-child loop cut official test 11 from 145 M to 113 M
+//! instructions. The tables' memory is kept between solves on a thread
+//! (`spare`), so a solve does not fault in fresh pages as its tables grow.
 
 #[cfg(target_arch = "x86_64")]
 use crate::avx2;
