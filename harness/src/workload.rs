@@ -110,6 +110,12 @@ pub trait Workload: Send + Sync + 'static {
     fn sweep_sets(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Sets whose times add up to a figure of their own (a test suite's
+    /// total): a name for the total and its member sets. `bench` prints the
+    /// total under its members when it measured all of them.
+    fn totals(&self) -> Vec<(String, Vec<String>)> {
+        Vec::new()
+    }
     /// How many inputs one bench sample holds when the set has no fixed size.
     fn bench_batch(&self, quick: bool) -> usize {
         if quick { 1024 } else { 4096 }
@@ -214,6 +220,8 @@ pub trait DynWorkload: Send + Sync {
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
     /// Sweeps the main job measures with the fastest variant only.
     fn sweep_sets(&self) -> Vec<String>;
+    /// Totals over several sets, see [`Workload::totals`].
+    fn totals(&self) -> Vec<(String, Vec<String>)>;
     /// The input sets measured for `named` (empty: the `bench` defaults),
     /// sweeps expanded into their members.
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
@@ -262,6 +270,9 @@ impl<W: Workload> DynWorkload for W {
     }
     fn sweep_sets(&self) -> Vec<String> {
         Workload::sweep_sets(self)
+    }
+    fn totals(&self) -> Vec<(String, Vec<String>)> {
+        Workload::totals(self)
     }
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
         let named = if named.is_empty() {

@@ -155,4 +155,41 @@ fn bench_writes_per_test_and_rank_depth_records() {
     assert_eq!(deep["status"], "skipped", "{deep}");
     assert!(deep["reason"].as_str().unwrap().contains("paths"), "{deep}");
     assert_eq!(time("sym", "rank:3 depth:6")["status"], "ok");
+
+    // The table ends the official tests with their total: the sum of sym's
+    // 12 medians (to the 3 digits printed), and none for the oracle, which
+    // skipped some of them.
+    let sum: f64 = (1..=12)
+        .map(|k| {
+            time("sym", &format!("official:{k}"))["median"]
+                .as_f64()
+                .unwrap()
+        })
+        .sum();
+    let text = stdout(&out);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("official (sum)"))
+        .unwrap_or_else(|| panic!("no total row in\n{text}"));
+    let cells: Vec<&str> = row["official (sum)".len()..].split_whitespace().collect();
+    assert_eq!(cells[0], "-", "{row}");
+    let printed = ns(cells[1]);
+    assert!(
+        (printed - sum).abs() <= sum * 0.005,
+        "{row}: sum is {sum} ns"
+    );
+}
+
+/// Reads a time as the bench table prints it (`150ms`, `12.3µs`) in ns.
+fn ns(cell: &str) -> f64 {
+    let split = cell.find(|c: char| c.is_alphabetic() || c == 'µ').unwrap();
+    let (value, unit) = cell.split_at(split);
+    let scale = match unit {
+        "ns" => 1.0,
+        "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        _ => panic!("unit of {cell}"),
+    };
+    value.parse::<f64>().unwrap() * scale
 }

@@ -53,16 +53,32 @@ fn ensure_writable(path: &Path) -> Result<(), CliError> {
 }
 
 /// Prints time per element (median ± MAD) and speedup over the oracle,
-/// one row per input set and one column per variant.
+/// one row per input set and one column per variant, then a row per total
+/// ([`DynWorkload::totals`]) whose member sets were all measured.
 pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     let all: Vec<&Record> = records.iter().collect();
-    let (variants, sets) = super::table::axes(w, &all);
+    let (variants, mut sets) = super::table::axes(w, &all);
     let Some(oracle) = w.variants().first().map(|v| v.name) else {
         return;
     };
+    let totals: Vec<(String, Vec<String>)> = w
+        .totals()
+        .into_iter()
+        .filter(|(_, members)| members.iter().all(|m| sets.contains(&m.as_str())))
+        .collect();
+    let summed: Vec<Record> = totals
+        .iter()
+        .flat_map(|(name, members)| {
+            variants
+                .iter()
+                .filter_map(|v| total(records, v, name, members))
+        })
+        .collect();
+    sets.extend(totals.iter().map(|(name, _)| name.as_str()));
     let time = |variant: &str, set: &str| {
         records
             .iter()
+            .chain(&summed)
             .find(|r| r.metric == Metric::Time && r.variant == variant && r.input_set == set)
     };
     let unit = records
@@ -126,6 +142,28 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
         }
     }
     outln!();
+}
+
+/// The time record of `variant` over all of `members`, named `name`: the
+/// sum of their medians, and of their MADs (a bound on the total's); `None`
+/// unless the variant ran every member.
+fn total(records: &[Record], variant: &str, name: &str, members: &[String]) -> Option<Record> {
+    let parts = members
+        .iter()
+        .map(|m| {
+            records.iter().find(|r| {
+                r.metric == Metric::Time
+                    && r.variant == variant
+                    && r.input_set == *m
+                    && r.status == Status::Ok
+            })
+        })
+        .collect::<Option<Vec<&Record>>>()?;
+    let mut sum = (*parts.first()?).clone();
+    sum.input_set = name.to_owned();
+    sum.median = parts.iter().map(|r| r.median).sum();
+    sum.mad = parts.iter().map(|r| r.mad).sum();
+    Some(sum)
 }
 
 /// Formats nanoseconds with three significant digits and a fitting unit.

@@ -7,7 +7,8 @@
 //! without a symmetric cache on the low-rank, deep problems that take them
 //! seconds. `official` and `rank-depth` expand into one record per test and
 //! per (rank, depth) cell, the latter named `rank:R depth:D` for the
-//! heatmap.
+//! heatmap; `bench` prints the 12 official tests' total, the contest's
+//! figure of merit, under them.
 
 use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
 use cephalopod::{Problem, Solver, inputs};
@@ -126,6 +127,10 @@ impl Workload for Cephalopod {
     }
     fn sweep_sets(&self) -> Vec<String> {
         vec!["rank-depth".into()]
+    }
+    fn totals(&self) -> Vec<(String, Vec<String>)> {
+        // The contest's figure of merit: the 12 official tests in all.
+        vec![("official (sum)".into(), self.expand_set("official", false))]
     }
     fn check_sets(&self) -> Vec<String> {
         // `check` draws 10 000 boards per set by default: shallow sets keep
