@@ -1,0 +1,64 @@
+//! `bitbench check` of every workload on an emulated CPU with baseline
+//! x86-64 only (QEMU's `qemu64` model: SSE2, no POPCNT, no SSE4, no AVX):
+//! every variant that needs more must be listed unavailable and never run
+//! (an illegal instruction would kill the run), and every portable path —
+//! the ones CPUs without the features take — must agree with its oracle.
+//! Skipped, with a message, where `qemu-x86_64` is missing
+//! (`bash .ci/install-qemu-user` installs it; CI runs it).
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+use common::{bitbench, stderr, stdout};
+use std::process::Command;
+
+#[test]
+fn check_passes_on_a_cpu_without_simd_extensions() {
+    if Command::new("qemu-x86_64")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: qemu-x86_64 is not installed (bash .ci/install-qemu-user installs it)");
+        return;
+    }
+    let list = bitbench(&["list", "--json"]);
+    let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let mut workloads: Vec<&str> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["workload"].as_str().unwrap())
+        .collect();
+    workloads.dedup();
+
+    let out = Command::new("qemu-x86_64")
+        .args(["-cpu", "qemu64", env!("CARGO_BIN_EXE_bitbench")])
+        .args(["check", "--cases", "50"])
+        .env("CI", "1")
+        .output()
+        .expect("qemu-x86_64 runs");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    for w in &workloads {
+        assert!(
+            text.contains(&format!("\n{w}: ok in")),
+            "{w} not ok:\n{text}"
+        );
+    }
+    // The SIMD variants were seen and refused, with the features missing...
+    for refused in [
+        "avx2: not checked, unavailable (this CPU lacks avx2",
+        "avx512: not checked, unavailable (this CPU lacks avx512f",
+        "simd: not checked, unavailable (this CPU lacks avx2)",
+    ] {
+        assert!(text.contains(refused), "no {refused:?} in:\n{text}");
+    }
+    // ...and the portable paths behind the fast variants ran instead.
+    for ran in [
+        "swar: agreed with naive-bfs",
+        "front: agreed with naive",
+        "shift: agreed with kaggle-list",
+    ] {
+        assert!(text.contains(ran), "no {ran:?} in:\n{text}");
+    }
+}
