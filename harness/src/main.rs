@@ -102,6 +102,10 @@ enum Command {
         /// Results file; default: results/bench-<timestamp>.json.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Variant the printed speedups are over (measured too, needs one
+        /// workload); default: the oracle.
+        #[arg(long, value_name = "VARIANT")]
+        baseline: Option<String>,
     },
     /// Draw results files as SVG/PNG charts with index.html and report.md.
     ///
@@ -196,20 +200,33 @@ fn run(cli: Cli) -> Result<(), CliError> {
             quick,
             seed,
             out,
+            baseline,
         } => {
             let selected = cmd::select(&workloads)?;
-            if !variant.is_empty() && selected.len() > 1 {
-                return Err(CliError::usage(
-                    "--variant needs exactly one workload (variant names differ between workloads)",
-                ));
+            for (flag, used) in [
+                ("--variant", !variant.is_empty()),
+                ("--baseline", baseline.is_some()),
+            ] {
+                if used && selected.len() > 1 {
+                    return Err(CliError::usage(format!(
+                        "{flag} needs exactly one workload (variant names differ between workloads)"
+                    )));
+                }
+            }
+            let mut variants = variant;
+            if let Some(base) = &baseline {
+                cmd::bench::check_baseline(selected[0], base)?;
+                if !variants.is_empty() && !variants.contains(base) {
+                    variants.push(base.clone());
+                }
             }
             let options = BenchOptions {
-                variants: variant,
+                variants,
                 sets: inputs,
                 quick,
                 seed,
             };
-            cmd::bench::run(&selected, &options, out.as_deref())?;
+            cmd::bench::run(&selected, &options, out.as_deref(), baseline.as_deref())?;
         }
         Command::Report { results, out } => {
             cmd::report::run(&results, &out)?;

@@ -161,6 +161,76 @@ fn bench_verifies_times_and_writes_the_results_file() {
     }
 }
 
+/// `--baseline` measures the named variant beside the chosen ones and
+/// prints the speedups over it (each the ratio of the two medians); a name
+/// that is no variant, or a baseline with several workloads, is a one-line
+/// usage error before any measuring.
+#[test]
+fn bench_prints_speedups_over_a_chosen_baseline() {
+    let dir = std::env::temp_dir().join(format!("bitbench-baseline-{}", std::process::id()));
+    let path = dir.join("run.json");
+    let out = bitbench(&[
+        "bench",
+        "components",
+        "--quick",
+        "--variant",
+        "swar",
+        "--baseline",
+        "flood",
+        "--inputs",
+        "density:0.5",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let median = |variant: &str| {
+        results["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["variant"] == variant && r["metric"] == "time")
+            .unwrap_or_else(|| panic!("{variant} was not measured"))["median"]
+            .as_f64()
+            .unwrap()
+    };
+    let text = stdout(&out);
+    let table = text
+        .split("speedup over flood")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no speedup table over flood in\n{text}"));
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("density:0.5"))
+        .unwrap();
+    let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
+    assert_eq!(cells[0], "1.0×", "{row}");
+    assert_eq!(
+        cells[1],
+        format!("{:.1}×", median("flood") / median("swar")),
+        "{row}"
+    );
+
+    for (args, message) in [
+        (
+            &["bench", "components", "--baseline", "flod"][..],
+            "--baseline flod: not a variant of 'components'",
+        ),
+        (
+            &["bench", "--baseline", "flood"][..],
+            "--baseline needs exactly one workload",
+        ),
+    ] {
+        let out = bitbench(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(message), "{err}");
+    }
+}
+
 /// `inputs` prints the boards `bench` measures in the format `solve` reads:
 /// the requested count, the same boards for the same seed, other boards
 /// for another, and every line solvable.

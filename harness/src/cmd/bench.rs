@@ -9,11 +9,13 @@ use reports::{Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 
 /// Benchmarks the workloads and writes one results file; returns its path
-/// and contents.
+/// and contents. The printed speedups are over `baseline`, or each
+/// workload's oracle.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &BenchOptions,
     out: Option<&Path>,
+    baseline: Option<&str>,
 ) -> Result<(PathBuf, ResultsFile), CliError> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
@@ -25,12 +27,34 @@ pub fn run(
     let mut results = ResultsFile::new(date, command, machine::machine(), machine::build());
     for w in workloads {
         let records = w.bench(options)?;
-        print_table(*w, &records);
+        print_table(*w, &records, baseline);
         results.records.extend(records);
     }
     results.write(&path)?;
     outln!("results: {}", path.display());
     Ok((path, results))
+}
+
+/// Fails early, before any measuring, when `--baseline` names no variant of
+/// `w` that runs here.
+pub fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), CliError> {
+    let variants = w.variants();
+    match variants.iter().find(|v| v.name == baseline) {
+        Some(v) => match &v.unavailable {
+            Some(reason) => Err(CliError::usage(format!(
+                "--baseline {baseline}: unavailable on this machine: {reason}"
+            ))),
+            None => Ok(()),
+        },
+        None => {
+            let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+            Err(CliError::usage(format!(
+                "--baseline {baseline}: not a variant of '{}' (known: {})",
+                w.name(),
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 /// Fails early, before minutes of measuring, when `path` cannot be written.
@@ -52,13 +76,14 @@ fn ensure_writable(path: &Path) -> Result<(), CliError> {
     std::fs::remove_file(&probe).map_err(fail)
 }
 
-/// Prints time per element (median ± MAD) and speedup over the oracle,
-/// one row per input set and one column per variant, then a row per total
-/// ([`DynWorkload::totals`]) whose member sets were all measured.
-pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
+/// Prints time per element (median ± MAD) and speedup over `baseline` (by
+/// default the oracle), one row per input set and one column per variant,
+/// then a row per total ([`DynWorkload::totals`]) whose member sets were
+/// all measured.
+pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&str>) {
     let all: Vec<&Record> = records.iter().collect();
     let (variants, mut sets) = super::table::axes(w, &all);
-    let Some(oracle) = w.variants().first().map(|v| v.name) else {
+    let Some(base) = baseline.or_else(|| w.variants().first().map(|v| v.name)) else {
         return;
     };
     let totals: Vec<(String, Vec<String>)> = w
@@ -97,9 +122,9 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record]) {
         Some(_) => "skipped".to_owned(),
         None => "-".to_owned(),
     });
-    let title = format!("{}: speedup over {oracle}", w.name());
+    let title = format!("{}: speedup over {base}", w.name());
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| {
-        let base = time(oracle, set).filter(|r| r.status == Status::Ok);
+        let base = time(base, set).filter(|r| r.status == Status::Ok);
         match (base, time(v, set)) {
             (Some(b), Some(r)) if r.status == Status::Ok && r.median > 0.0 => {
                 format!("{:.1}×", b.median / r.median)

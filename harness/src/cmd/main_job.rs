@@ -25,7 +25,7 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
         seed,
         ..BenchOptions::default()
     };
-    let (path, mut results) = super::bench::run(all, &options, out)?;
+    let (path, mut results) = super::bench::run(all, &options, out, None)?;
     for w in all {
         let sets = w.sweep_sets();
         let fastest = w
