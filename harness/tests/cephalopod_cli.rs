@@ -4,7 +4,7 @@
 //! oracle skipped by the cost model.
 
 mod common;
-use common::{bitbench, stderr, stdout};
+use common::{bench_results, bitbench, stderr, stdout};
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("bitbench-ceph-{}-{name}", std::process::id()))
@@ -118,8 +118,7 @@ fn check_passes_with_the_oracle_skipped_where_too_slow() {
 
 #[test]
 fn bench_writes_per_test_and_rank_depth_records() {
-    let path = temp("bench.json");
-    let out = bitbench(&[
+    let (out, results) = bench_results(&[
         "bench",
         "cephalopod",
         "--quick",
@@ -129,13 +128,7 @@ fn bench_writes_per_test_and_rank_depth_records() {
         "--inputs",
         "official",
         "rank:3 depth:6",
-        "--out",
-        path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    std::fs::remove_file(&path).unwrap();
     let records = results["records"].as_array().unwrap();
     let time = |variant: &str, set: &str| {
         records

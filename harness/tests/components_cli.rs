@@ -3,7 +3,7 @@
 //! one-line, exit-code-2 errors for bad input.
 
 mod common;
-use common::{bitbench, stderr, stdout};
+use common::{bench_results, bitbench, stderr, stdout};
 
 const L_AND_DOT: &str =
     "#...../#...../##..#./....../....../....../....../....../....../....../....../......";
@@ -111,24 +111,16 @@ fn check_passes_and_names_every_variant() {
 
 #[test]
 fn bench_verifies_times_and_writes_the_results_file() {
-    let dir = std::env::temp_dir().join(format!("bitbench-bench-{}", std::process::id()));
-    let path = dir.join("run.json");
-    let out = bitbench(&[
+    let (out, results) = bench_results(&[
         "bench",
         "components",
         "--quick",
         "--inputs",
         "density:0.5",
         "game",
-        "--out",
-        path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("speedup over naive-bfs"), "{text}");
-    let results: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(results["schema"], 1);
     let records = results["records"].as_array().unwrap();
     let list = bitbench(&["list", "--json"]);
@@ -167,9 +159,7 @@ fn bench_verifies_times_and_writes_the_results_file() {
 /// usage error before any measuring.
 #[test]
 fn bench_prints_speedups_over_a_chosen_baseline() {
-    let dir = std::env::temp_dir().join(format!("bitbench-baseline-{}", std::process::id()));
-    let path = dir.join("run.json");
-    let out = bitbench(&[
+    let (out, results) = bench_results(&[
         "bench",
         "components",
         "--quick",
@@ -179,13 +169,7 @@ fn bench_prints_speedups_over_a_chosen_baseline() {
         "flood",
         "--inputs",
         "density:0.5",
-        "--out",
-        path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let median = |variant: &str| {
         results["records"]
             .as_array()

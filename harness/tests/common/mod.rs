@@ -23,3 +23,20 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Runs `bitbench` with `args` plus `--out` to a fresh temporary file, and
+/// returns the run and the results file it wrote (parsed, the file removed).
+/// Panics if the run fails.
+pub fn bench_results(args: &[&str]) -> (Output, serde_json::Value) {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path =
+        std::env::temp_dir().join(format!("bitbench-results-{}-{n}.json", std::process::id()));
+    let mut all = args.to_vec();
+    all.extend(["--out", path.to_str().expect("a UTF-8 temp path")]);
+    let out = bitbench(&all);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let text = std::fs::read_to_string(&path).expect("the results file");
+    std::fs::remove_file(&path).expect("the results file is removable");
+    (out, serde_json::from_str(&text).expect("results JSON"))
+}
