@@ -7,7 +7,7 @@ use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 mod common;
-use common::{bitbench, stderr, stdout};
+use common::{bitbench, stderr, stdout, tool_missing};
 
 /// A scratch directory per test, removed on drop.
 struct Scratch(PathBuf);
@@ -329,13 +329,6 @@ fn matrix_rejects_unknown_levels() {
     let out = bitbench(&["matrix", "--levels", "x86-64,x86-64-v9"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown target-cpu level 'x86-64-v9'"));
-}
-
-fn tool_missing(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .map_or(true, |o| !o.status.success())
 }
 
 #[test]

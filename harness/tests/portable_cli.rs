@@ -8,16 +8,12 @@
 #![cfg(target_arch = "x86_64")]
 
 mod common;
-use common::{bitbench, stderr, stdout};
+use common::{bitbench, stderr, stdout, tool_missing};
 use std::process::Command;
 
 #[test]
 fn check_passes_on_a_cpu_without_simd_extensions() {
-    if Command::new("qemu-x86_64")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if tool_missing("qemu-x86_64") {
         eprintln!("SKIPPED: qemu-x86_64 is not installed (bash .ci/install-qemu-user installs it)");
         return;
     }

@@ -100,12 +100,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         })
         .collect();
     sets.extend(totals.iter().map(|(name, _)| name.as_str()));
-    let time = |variant: &str, set: &str| {
-        records
-            .iter()
-            .chain(&summed)
-            .find(|r| r.metric == Metric::Time && r.variant == variant && r.input_set == set)
-    };
+    let time = |variant: &str, set: &str| time_record(records.iter().chain(&summed), variant, set);
     let unit = records
         .iter()
         .find(|r| r.metric == Metric::Time)
@@ -175,20 +170,24 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
 fn total(records: &[Record], variant: &str, name: &str, members: &[String]) -> Option<Record> {
     let parts = members
         .iter()
-        .map(|m| {
-            records.iter().find(|r| {
-                r.metric == Metric::Time
-                    && r.variant == variant
-                    && r.input_set == *m
-                    && r.status == Status::Ok
-            })
-        })
+        .map(|m| time_record(records, variant, m).filter(|r| r.status == Status::Ok))
         .collect::<Option<Vec<&Record>>>()?;
     let mut sum = (*parts.first()?).clone();
     sum.input_set = name.to_owned();
     sum.median = parts.iter().map(|r| r.median).sum();
     sum.mad = parts.iter().map(|r| r.mad).sum();
     Some(sum)
+}
+
+/// The time record of `variant` on `set` among `records`.
+fn time_record<'r>(
+    records: impl IntoIterator<Item = &'r Record>,
+    variant: &str,
+    set: &str,
+) -> Option<&'r Record> {
+    records
+        .into_iter()
+        .find(|r| r.metric == Metric::Time && r.variant == variant && r.input_set == set)
 }
 
 /// Formats nanoseconds with three significant digits and a fitting unit.

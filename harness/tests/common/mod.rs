@@ -40,3 +40,12 @@ pub fn bench_results(args: &[&str]) -> (Output, serde_json::Value) {
     std::fs::remove_file(&path).expect("the results file is removable");
     (out, serde_json::from_str(&text).expect("results JSON"))
 }
+
+/// Whether `program --version` fails to run: a tool a test needs is missing
+/// (the `.ci/install-*` scripts install them).
+pub fn tool_missing(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+}
