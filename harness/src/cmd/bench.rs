@@ -127,6 +127,9 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             _ => "-".to_owned(),
         }
     });
+    if let Some(hint) = baseline_hint(base, &variants, &sets, &time) {
+        outln!("{hint}");
+    }
 
     let counters: Vec<&Record> = records
         .iter()
@@ -162,6 +165,37 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         }
     }
     outln!();
+}
+
+/// A line under the speedup table when `base` has no time on some sets that
+/// other variants ran (the oracle skipped as too slow, say), whose cells are
+/// then all `-`: how many, and a `--baseline` that would fill them — the
+/// first variant timed on every set any variant was timed on, if there is one.
+fn baseline_hint<'r>(
+    base: &str,
+    variants: &[&str],
+    sets: &[&str],
+    time: &impl Fn(&str, &str) -> Option<&'r Record>,
+) -> Option<String> {
+    let ok = |v: &str, set: &str| time(v, set).is_some_and(|r| r.status == Status::Ok);
+    let timed: Vec<&str> = sets
+        .iter()
+        .copied()
+        .filter(|&set| variants.iter().any(|&v| ok(v, set)))
+        .collect();
+    let missing = timed.iter().filter(|&&set| !ok(base, set)).count();
+    if missing == 0 {
+        return None;
+    }
+    let other = variants
+        .iter()
+        .find(|&&v| v != base && timed.iter().all(|&set| ok(v, set)));
+    let example = other.map_or_else(String::new, |v| format!(", e.g. --baseline {v}"));
+    Some(format!(
+        "  {base} has no time on {missing} of {} rows ('-' above); --baseline VARIANT gives \
+         speedups over another variant{example}",
+        timed.len()
+    ))
 }
 
 /// The time record of `variant` over all of `members`, named `name`: the
