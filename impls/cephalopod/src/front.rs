@@ -441,7 +441,8 @@ struct Kids {
 }
 
 /// A child: its (canonical) board, group index, the lane of its entry the
-/// parent's first nonzero lane goes to, and once looked up, the entry.
+/// parent's first nonzero lane goes to, and once looked up, where that lane
+/// sits in its table's lanes.
 #[derive(Clone, Copy, Default)]
 struct Kid {
     board: u32,
@@ -449,7 +450,7 @@ struct Kid {
     lane: u8,
     /// The symmetry from the child to its representative `board`.
     sym: u8,
-    entry: u32,
+    at: u32,
 }
 
 impl Kids {
@@ -465,7 +466,7 @@ impl Kids {
             group: group as u16,
             lane: lane as u8,
             sym: sym as u8,
-            entry: 0,
+            at: 0,
         };
         self.len += 1;
     }
@@ -486,15 +487,16 @@ impl<L> Default for Stage<'_, L> {
     }
 }
 
-/// Finds (or adds) each kid's entry and prefetches its lanes.
+/// Finds (or adds) each kid's entry, notes where in its table's lanes the
+/// parent's first nonzero lane goes, and prefetches that lane.
 #[inline(always)]
 fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
     for kid in &mut kids.items[..kids.len] {
         let table = tables[usize::from(kid.group)]
             .as_mut()
             .expect("created when the child was found");
-        kid.entry = table.entry(kid.board);
-        table.prefetch_lane(kid.entry, kid.lane);
+        kid.at = table.entry(kid.board) * table.width as u32 + u32::from(kid.lane);
+        table.prefetch_lane(kid.at);
     }
 }
 
@@ -505,9 +507,7 @@ fn add_lanes<L: Lane, S: Steps>(steps: &S, tables: &mut [Option<Table<L>>], stag
         let table = tables[usize::from(kid.group)]
             .as_mut()
             .expect("created when the child was found");
-        let dst = table.lanes_at(kid.entry);
-        let dst = &mut dst[usize::from(kid.lane)..];
-        for (d, &n) in dst.iter_mut().zip(stage.lanes) {
+        for (d, &n) in table.lanes[kid.at as usize..].iter_mut().zip(stage.lanes) {
             steps.add_moved(d, n, u32::from(kid.sym));
         }
     }
@@ -596,13 +596,11 @@ impl<L: Lane> Table<L> {
         &mut self.lanes[start..start + self.width]
     }
 
-    /// Starts loading lane `lane` of an entry, the first a parent adds to.
+    /// Starts loading the lane at `at` (entry times width plus lane), the
+    /// first a parent adds to.
     #[inline(always)]
-    fn prefetch_lane(&self, entry: u32, lane: u8) {
-        if let Some(lane) = self
-            .lanes
-            .get(entry as usize * self.width + usize::from(lane))
-        {
+    fn prefetch_lane(&self, at: u32) {
+        if let Some(lane) = self.lanes.get(at as usize) {
             prefetch(lane);
         }
     }
