@@ -330,7 +330,9 @@ fn time_charts(
     });
 
     let oracle = view.oracle().to_owned();
-    let mut no_oracle = Vec::new();
+    // The sets without an oracle time, listed once per reason and group
+    // (the oracle skips every deep test for the same reason).
+    let mut no_oracle: Vec<(String, String, Vec<&str>)> = Vec::new();
     for s in sets {
         for g in 0..view.groups.len() {
             let base = view.find(&oracle, s, g, Metric::Time);
@@ -342,14 +344,25 @@ fn time_charts(
                 let why = base
                     .and_then(|r| r.reason.clone())
                     .unwrap_or_else(|| "not measured".into());
-                no_oracle.push(format!("{s} ({}): {why}", view.group_label(g)));
+                let group = view.group_label(g);
+                match no_oracle
+                    .iter_mut()
+                    .find(|(w, gr, _)| *w == why && *gr == group)
+                {
+                    Some((_, _, listed)) => listed.push(s),
+                    None => no_oracle.push((why, group, vec![s])),
+                }
             }
         }
     }
     if !no_oracle.is_empty() {
+        let parts: Vec<String> = no_oracle
+            .iter()
+            .map(|(why, group, listed)| format!("{} ({group}): {why}", listed.join(", ")))
+            .collect();
         notes.push(format!(
             "{w}: no speedup where the oracle `{oracle}` has no timing: {}",
-            no_oracle.join("; ")
+            parts.join("; ")
         ));
     }
     let chart = bars(view, sets, Metric::Time, |r, g, s| {
