@@ -162,41 +162,26 @@ pub fn cephalopod(
             "ns/solve",
             1.5e5,
         ),
-        not_measured(
-            "cephalopod",
-            "naive",
-            "empty:20",
-            "default",
-            Status::Skipped,
-            "cost model: oracle needs about 3 h",
-        ),
-        rec(
-            "cephalopod",
-            "swar",
-            "empty:20",
-            "default",
-            Metric::Time,
-            "ns/solve",
-            4.2e6,
-        ),
-        not_measured(
-            "cephalopod",
-            "naive",
-            "empty:24",
-            "default",
-            Status::Skipped,
-            "cost model: oracle needs about 3 h",
-        ),
-        rec(
-            "cephalopod",
-            "swar",
-            "empty:24",
-            "default",
-            Metric::Time,
-            "ns/solve",
-            9.7e6,
-        ),
     ];
+    for (set, ns) in [("empty:20", 4.2e6), ("empty:24", 9.7e6)] {
+        out.push(not_measured(
+            "cephalopod",
+            "naive",
+            set,
+            "default",
+            Status::Skipped,
+            "cost model: oracle needs about 3 h",
+        ));
+        out.push(rec(
+            "cephalopod",
+            "swar",
+            set,
+            "default",
+            Metric::Time,
+            "ns/solve",
+            ns,
+        ));
+    }
     for rank in ranks.clone() {
         for depth in depths.clone() {
             let set = format!("rank:{rank} depth:{depth}");
