@@ -418,7 +418,7 @@ mod spare {
     }
 
     /// The tables of lane type `L` left by earlier solves.
-    pub(super) fn take<L: Lane + 'static>() -> Vec<Table<L>> {
+    pub(super) fn take<L: Lane>() -> Vec<Table<L>> {
         POOLS.with_borrow_mut(|pools| {
             let at = pools.iter().position(|p| p.is::<Vec<Table<L>>>());
             at.and_then(|at| pools.swap_remove(at).downcast().ok())
@@ -427,7 +427,7 @@ mod spare {
     }
 
     /// Keeps `pool` for the next solve on this thread.
-    pub(super) fn give_back<L: Lane + 'static>(pool: Vec<Table<L>>) {
+    pub(super) fn give_back<L: Lane>(pool: Vec<Table<L>>) {
         POOLS.with_borrow_mut(|pools| pools.push(Box::new(pool)));
     }
 }
@@ -440,14 +440,13 @@ struct Kids {
     len: usize,
 }
 
-/// A child: its (canonical) board, group index, the lane of its entry the
-/// parent's first nonzero lane goes to, and once looked up, where that lane
-/// sits in its table's lanes.
+/// A child: its (canonical) board, group index, and where the parent's
+/// first nonzero lane goes: the lane of its entry, then once looked up, that
+/// lane's place in its table's lanes.
 #[derive(Clone, Copy, Default)]
 struct Kid {
     board: u32,
     group: u16,
-    lane: u8,
     /// The symmetry from the child to its representative `board`.
     sym: u8,
     at: u32,
@@ -464,9 +463,8 @@ impl Kids {
         self.items[self.len] = Kid {
             board,
             group: group as u16,
-            lane: lane as u8,
             sym: sym as u8,
-            at: 0,
+            at: lane,
         };
         self.len += 1;
     }
@@ -487,15 +485,15 @@ impl<L> Default for Stage<'_, L> {
     }
 }
 
-/// Finds (or adds) each kid's entry, notes where in its table's lanes the
-/// parent's first nonzero lane goes, and prefetches that lane.
+/// Finds (or adds) each kid's entry, turns its lane into that lane's place
+/// in the table's lanes, and prefetches it.
 #[inline(always)]
 fn look_up<L: Lane>(tables: &mut [Option<Table<L>>], kids: &mut Kids) {
     for kid in &mut kids.items[..kids.len] {
         let table = tables[usize::from(kid.group)]
             .as_mut()
             .expect("created when the child was found");
-        kid.at = table.entry(kid.board) * table.width as u32 + u32::from(kid.lane);
+        kid.at += table.entry(kid.board) * table.width as u32;
         table.prefetch_lane(kid.at);
     }
 }
