@@ -25,27 +25,18 @@ pub struct VariantInfo {
 
 impl VariantInfo {
     /// Builds the entry for a registry variant from the CPU features it
-    /// needs and whether its constructor succeeded.
-    pub fn new(
-        name: &'static str,
-        description: &'static str,
-        features: &[&str],
-        available: bool,
-    ) -> Self {
-        let unavailable = (!available).then(|| {
-            // Name only what is missing: "lacks avx512f+avx512bw", not every
-            // feature the variant uses.
-            let missing: Vec<&str> = features
-                .iter()
-                .copied()
-                .filter(|f| crate::levels::detected(f) != Some(true))
-                .collect();
-            if missing.is_empty() {
-                "not supported on this machine".to_owned()
-            } else {
-                format!("this CPU lacks {}", missing.join("+"))
-            }
-        });
+    /// needs, detected at run time: availability is known without building
+    /// the variant (some build tables for milliseconds).
+    pub fn new(name: &'static str, description: &'static str, features: &[&str]) -> Self {
+        // Name only what is missing: "lacks avx512f+avx512bw", not every
+        // feature the variant uses.
+        let missing: Vec<&str> = features
+            .iter()
+            .copied()
+            .filter(|f| crate::levels::detected(f) != Some(true))
+            .collect();
+        let unavailable =
+            (!missing.is_empty()).then(|| format!("this CPU lacks {}", missing.join("+")));
         VariantInfo {
             name,
             description,

@@ -38,7 +38,7 @@ impl Workload for Popcount {
     }
     fn variants(&self) -> Vec<VariantInfo> {
         ["naive", "builtin", "buggy"]
-            .map(|n| VariantInfo::new(n, "toy", &[], true))
+            .map(|n| VariantInfo::new(n, "toy", &[]))
             .to_vec()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u32, u32>>> {

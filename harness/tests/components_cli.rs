@@ -215,6 +215,52 @@ fn bench_prints_speedups_over_a_chosen_baseline() {
     }
 }
 
+/// Without the oracle among the chosen variants, the speedup table still
+/// has a reference: the slowest variant timed on every row, named in the
+/// title, with a number in every cell (the ratio of the two medians).
+#[test]
+fn bench_without_the_oracle_divides_by_the_slowest_variant() {
+    let (out, results) = bench_results(&[
+        "bench",
+        "components",
+        "--quick",
+        "--variant",
+        "flood",
+        "swar",
+        "--inputs",
+        "density:0.5",
+        "seed",
+    ]);
+    let time = |variant: &str, set: &str| {
+        results["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["variant"] == variant && r["input_set"] == set && r["metric"] == "time")
+            .unwrap_or_else(|| panic!("{variant} was not measured on {set}"))["median"]
+            .as_f64()
+            .unwrap()
+    };
+    let total = |v: &str| time(v, "density:0.5") + time(v, "seed");
+    let slow = if total("flood") >= total("swar") {
+        "flood"
+    } else {
+        "swar"
+    };
+    let text = stdout(&out);
+    let title = format!("speedup over {slow} (slowest variant timed on every row");
+    let table = text
+        .split(&title)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no '{title}' in\n{text}"));
+    for set in ["density:0.5", "seed"] {
+        let row = table.lines().find(|l| l.starts_with(set)).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
+        let want = |v: &str| format!("{:.1}×", time(slow, set) / time(v, set));
+        assert_eq!(cells, [want("flood"), want("swar")], "{row}");
+    }
+}
+
 /// `inputs` prints the boards `bench` measures in the format `solve` reads:
 /// the requested count, the same boards for the same seed, other boards
 /// for another, and every line solvable.

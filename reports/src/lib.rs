@@ -14,11 +14,13 @@ mod font;
 mod page;
 mod palette;
 mod plan;
+mod reference;
 mod report;
 pub mod results;
 mod scale;
 
 pub use dataset::Source;
+pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
     Build, Machine, Metric, Record, RecordKey, ResultsError, ResultsFile, SCHEMA, Status,

@@ -12,6 +12,7 @@ use crate::chart::heatmap::{Cell, CellValue, Heatmap};
 use crate::chart::lines::{LineChart, Series};
 use crate::dataset::{SetKind, WorkloadView, ok_median};
 use crate::palette;
+use crate::reference::{Rule, speedup_reference};
 use crate::results::{Metric, Record, Status};
 use crate::scale::{geomean, parse_time_unit, rate_prefix, time_unit};
 
@@ -329,7 +330,17 @@ fn time_charts(
         }),
     });
 
-    let oracle = view.oracle().to_owned();
+    let rows: Vec<(&str, usize)> = sets
+        .iter()
+        .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+        .collect();
+    let variants: Vec<&str> = view.variants.iter().map(String::as_str).collect();
+    let Some(reference) = speedup_reference(Some(view.oracle()), &variants, &rows, |v, &(s, g)| {
+        view.find(v, s, g, Metric::Time).and_then(ns)
+    }) else {
+        return out;
+    };
+    let oracle = reference.variant.to_owned();
     // The sets without an oracle time, listed once per reason and group
     // (the oracle skips every deep test for the same reason).
     let mut no_oracle: Vec<(String, String, Vec<&str>)> = Vec::new();
@@ -361,7 +372,11 @@ fn time_charts(
             .map(|(why, group, listed)| format!("{} ({group}): {why}", listed.join(", ")))
             .collect();
         notes.push(format!(
-            "{w}: no speedup where the oracle `{oracle}` has no timing: {}",
+            "{w}: no speedup where the {} `{oracle}` has no timing: {}",
+            match reference.rule {
+                Rule::Oracle => "oracle",
+                Rule::Slowest { .. } => "reference",
+            },
             parts.join("; ")
         ));
     }
@@ -376,14 +391,14 @@ fn time_charts(
             (Some(_), None) => Bar::Missing("no oracle"),
         })
     });
-    let title = format!("{w}: speedup over {oracle}");
+    let title = format!("{w}: speedup over {reference}");
     out.push(PlannedChart {
         stem: format!("{}-speedup", slug(w)),
         title: title.clone(),
-        caption: format!("Speedup over the oracle `{oracle}` on the same input set and build (oracle time ÷ variant time); the line marks 1×, higher is better."),
+        caption: format!("Speedup over `{reference}` on the same input set and build (its time ÷ variant time); the line marks 1×, higher is better."),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: format!("oracle time ÷ variant time, same input set and build; line at 1× = {oracle}"),
+            subtitle: format!("{oracle} time ÷ variant time, same input set and build; line at 1× = {oracle}"),
             y_title: "speedup (×)".into(),
             value_suffix: "×",
             reference: Some(1.0),

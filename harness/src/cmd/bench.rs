@@ -83,9 +83,6 @@ fn ensure_writable(path: &Path) -> Result<(), CliError> {
 pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&str>) {
     let all: Vec<&Record> = records.iter().collect();
     let (variants, mut sets) = super::table::axes(w, &all);
-    let Some(base) = baseline.or_else(|| w.variants().first().map(|v| v.name)) else {
-        return;
-    };
     let totals: Vec<(String, Vec<String>)> = w
         .totals()
         .into_iter()
@@ -117,13 +114,27 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         Some(_) => "skipped".to_owned(),
         None => "-".to_owned(),
     });
-    let title = format!("{}: speedup over {base}", w.name());
+    let ok_time = |v: &str, set: &str| {
+        time(v, set)
+            .filter(|r| r.status == Status::Ok)
+            .map(|r| r.median)
+    };
+    let (base, title) = match baseline {
+        Some(base) => (base, format!("{}: speedup over {base}", w.name())),
+        None => {
+            let oracle = w.variants().first().map(|v| v.name);
+            let Some(reference) =
+                reports::speedup_reference(oracle, &variants, &sets, |v, set| ok_time(v, set))
+            else {
+                return;
+            };
+            let title = format!("{}: speedup over {reference}", w.name());
+            (reference.variant, title)
+        }
+    };
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| {
-        let base = time(base, set).filter(|r| r.status == Status::Ok);
-        match (base, time(v, set)) {
-            (Some(b), Some(r)) if r.status == Status::Ok && r.median > 0.0 => {
-                format!("{:.1}×", b.median / r.median)
-            }
+        match (ok_time(base, set), ok_time(v, set)) {
+            (Some(b), Some(t)) if t > 0.0 => format!("{:.1}×", b / t),
             _ => "-".to_owned(),
         }
     });

@@ -83,7 +83,7 @@ impl Workload for Cephalopod {
     fn variants(&self) -> Vec<VariantInfo> {
         cephalopod::variants()
             .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Problem, u32>>> {

@@ -60,7 +60,7 @@ impl Workload for Components {
     fn variants(&self) -> Vec<VariantInfo> {
         (self.registry)()
             .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Board, components::Components>>> {

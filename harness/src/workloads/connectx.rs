@@ -122,7 +122,7 @@ impl Workload for WinDetection {
     fn variants(&self) -> Vec<VariantInfo> {
         connectx::variants()
             .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Position, u8>>> {
@@ -233,7 +233,7 @@ impl Workload for PerftCount {
     fn variants(&self) -> Vec<VariantInfo> {
         connectx::perft_variants()
             .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<PerftInput, u64>>> {

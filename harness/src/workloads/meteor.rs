@@ -82,7 +82,7 @@ impl Workload for Meteor {
     fn variants(&self) -> Vec<VariantInfo> {
         meteor::variants()
             .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features, (v.make)().is_some()))
+            .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Puzzle, Answer>>> {
