@@ -11,5 +11,5 @@
 //! '*components__swar*'`.
 
 fn main() -> std::process::ExitCode {
-    harness::counting::bench_main(env!("CARGO_BIN_EXE_bitbench"))
+    bitbench::counting::bench_main(bitbench::builtin::WORKLOADS, env!("CARGO_BIN_EXE_bitbench"))
 }

@@ -11,8 +11,8 @@
 //! batch is prepared, not only before it is timed. criterion's own plots
 //! are off: `bitbench report` draws the charts.
 
+use bitbench::batch::{BatchError, BatchRequest};
 use criterion::{BenchmarkId, Criterion, Throughput};
-use harness::batch::{BatchError, BatchRequest};
 use regex::Regex;
 use std::time::Duration;
 
@@ -85,7 +85,7 @@ impl Filter {
 }
 
 fn wallclock(c: &mut Criterion, filter: &Filter) {
-    for w in harness::workloads::all() {
+    for w in bitbench::builtin::WORKLOADS {
         let mut group = c.benchmark_group(w.name());
         for set in w.measured_sets(&[], false) {
             for v in w.variants() {

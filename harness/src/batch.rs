@@ -7,8 +7,9 @@
 //! [`prepare`] builds that closure for any [`Workload`], verifying the
 //! variant against the reference first when asked, as `bench` does.
 
+use crate::erased::build_solver;
 use crate::error::CliError;
-use crate::workload::{Workload, build_solver};
+use crate::workload::{Workload, runnable};
 use std::hint::black_box;
 
 /// Which batch to prepare.
@@ -119,7 +120,7 @@ pub fn prepare<W: Workload + ?Sized>(
 }
 
 /// Compares `got` with the reference's answers on `inputs`: the oracle, or
-/// where its cost model refuses an input, the fastest available variant
+/// where its cost model refuses an input, the declared default variant
 /// (which `check` verifies against the oracle on smaller inputs), as in
 /// `bench`. Returns the first mismatch as a one-line reason.
 fn verify<W: Workload + ?Sized>(
@@ -133,8 +134,8 @@ fn verify<W: Workload + ?Sized>(
     let reference = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
         oracle
     } else {
-        match variants.iter().rev().find(|v| v.unavailable.is_none()) {
-            Some(v) => v.name,
+        match runnable(&variants, w.default_variant()) {
+            Some(v) => v,
             None => return Ok(None),
         }
     };

@@ -2,17 +2,18 @@
 //!
 //! For each input set every variant first solves the inputs once and is
 //! compared with the reference (the oracle, or where its cost model says
-//! no, the fastest available variant — which `check` verifies against the
+//! no, the declared default variant — which `check` verifies against the
 //! oracle on smaller inputs). A wrong answer becomes an error record and is
 //! never timed. Timing follows the usual recipe: warm up, size the sample so
 //! it outlasts the clock's resolution, take many samples, keep the median
 //! and MAD per element.
 
+use crate::erased::build_solver;
 use crate::error::CliError;
 use crate::machine;
 use crate::progress;
 use crate::stats;
-use crate::workload::{Solve, Workload, build_solver};
+use crate::workload::{Solve, Workload, runnable};
 use reports::{Metric, Record, Status};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -103,11 +104,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     let unit = singular(w.unit());
     let target_cpu = machine::target_cpu();
     let oracle = all[0].name;
-    let fastest = all
-        .iter()
-        .rev()
-        .find(|v| v.unavailable.is_none())
-        .map(|v| v.name);
+    let stand_in = runnable(&all, w.default_variant());
     let mut records = Vec::new();
     let bar = progress::bar((sets.len() * chosen.len()) as u64, w.name());
     for (set, inputs) in sets.iter().zip(&inputs_by_set) {
@@ -123,7 +120,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         let reference_name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
             Some(oracle)
         } else {
-            fastest
+            stand_in
         };
         let expected = match reference_name {
             Some(name) => {

@@ -7,9 +7,10 @@
 //! workload's `shrink` before it is reported, so the user sees the smallest
 //! input that still fails and the command that reproduces it.
 
+use crate::erased::build_solver;
 use crate::error::CliError;
 use crate::progress;
-use crate::workload::{Solve, Workload, build_solver, solve_one};
+use crate::workload::{Solve, Workload, solve_one};
 use rayon::prelude::*;
 
 /// What `check` should do.

@@ -10,8 +10,8 @@
 
 use crate::batch::{BatchError, BatchRequest, PreparedBatch};
 use crate::bench::singular;
+use crate::erased::DynWorkload;
 use crate::error::CliError;
-use crate::workload::DynWorkload;
 use reports::{Metric, Record, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -121,14 +121,14 @@ pub fn gungraun_entry() -> Option<ExitCode> {
 
 /// The `instructions` bench's `main`: counts every case `bitbench count`
 /// would, with gungraun's own reports and baselines (caches simulated).
-pub fn bench_main(bitbench: &str) -> ExitCode {
+pub fn bench_main(workloads: &[&dyn DynWorkload], bitbench: &str) -> ExitCode {
     let bitbench = PathBuf::from(bitbench);
     let options = CountOptions {
         seed: 1,
         max_batch: DEFAULT_MAX_BATCH,
         ..CountOptions::default()
     };
-    let planned = plan(crate::workloads::all(), &options).and_then(|mut planned| {
+    let planned = plan(workloads, &options).and_then(|mut planned| {
         probe(&mut planned, &bitbench).map_err(CliError::usage)?;
         Ok(planned)
     });
@@ -260,8 +260,8 @@ mod harness {
 
 /// Runs one case inside valgrind: prepare (uncounted), then one counted
 /// pass. Errors are one line for gungraun's log.
-pub fn run_case(workload: &str, variant: &str, set: &str, seed: u64) -> Result<(), CliError> {
-    let w = crate::workloads::find(workload)?;
+pub fn run_case(w: &dyn DynWorkload, variant: &str, set: &str, seed: u64) -> Result<(), CliError> {
+    let workload = w.name();
     let mut batch = w
         .prepare_batch(&BatchRequest {
             variant,

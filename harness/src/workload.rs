@@ -1,16 +1,10 @@
 //! The `Workload` adapter: what the harness needs to know about a kernel.
 //!
-//! Each impls crate is a plain library with its own types and trait. An
-//! adapter implementing [`Workload`] maps it onto the harness's generic
-//! machinery (verification, timing, results), and the blanket
-//! [`DynWorkload`] impl erases the types so the CLI can hold every workload
-//! in one list. Adding a workload is one adapter; nothing generic changes.
-
-use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
-use crate::bench::{self, BenchOptions};
-use crate::check::{self, CheckOptions, CheckReport};
-use crate::error::CliError;
-use reports::Record;
+//! A kernel crate is a plain library with its own types and trait. An
+//! adapter implementing [`Workload`] maps it onto bitbench's generic
+//! machinery (verification, timing, results); this module holds only that
+//! vocabulary, so every engine depends on it and it depends on none.
+//! [`DynWorkload`](crate::DynWorkload) erases the types for the CLI.
 
 /// One implementation of a workload, as the harness lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +37,14 @@ impl VariantInfo {
             unavailable,
         }
     }
+}
+
+/// `name` when it is among `variants` and runs on this machine.
+pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static str> {
+    variants
+        .iter()
+        .find(|v| v.name == name && v.unavailable.is_none())
+        .map(|v| v.name)
 }
 
 /// A named input set or input-set pattern, for `list` and `--help`.
@@ -79,6 +81,11 @@ pub trait Workload: Send + Sync + 'static {
 
     /// Every variant, the oracle first.
     fn variants(&self) -> Vec<VariantInfo>;
+    /// The declared default variant: what `solve` runs when none is named,
+    /// the stand-in reference where the oracle's cost model refuses an
+    /// input, and what the main job sweeps. Usually the variant believed
+    /// fastest; the measured fastest is a result, computed by the report.
+    fn default_variant(&self) -> &'static str;
     /// Builds a variant, or `None` when it is unknown or unavailable here.
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Self::Input, Self::Output>>>;
 
@@ -177,137 +184,6 @@ pub trait Workload: Send + Sync + 'static {
         let _ = input;
         Vec::new()
     }
-}
-
-/// A type-erased workload: what the CLI holds in its registry.
-pub trait DynWorkload: Send + Sync {
-    /// Registry name.
-    fn name(&self) -> &'static str;
-    /// One-line description.
-    fn description(&self) -> &'static str;
-    /// Throughput unit, plural.
-    fn unit(&self) -> &'static str;
-    /// Every variant, the oracle first.
-    fn variants(&self) -> Vec<VariantInfo>;
-    /// Input sets for help texts.
-    fn input_sets(&self) -> Vec<InputSetInfo>;
-    /// Extra `solve --format` names.
-    fn output_formats(&self) -> &'static [&'static str];
-    /// Solves text inputs with `variant`, returning one output line each.
-    fn solve_text(
-        &self,
-        variant: &str,
-        inputs: &[String],
-        input_file: Option<&str>,
-        format: &str,
-    ) -> Result<Vec<String>, CliError>;
-    /// The inputs of one set in the text format `solve` reads, one each:
-    /// `n` of them (default: one `bench` sample) for an open-ended set, all
-    /// of a fixed one.
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError>;
-    /// Runs the differential check.
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
-    /// Verifies then times; returns the records.
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
-    /// Sweeps the main job measures with the fastest variant only.
-    fn sweep_sets(&self) -> Vec<String>;
-    /// Totals over several sets, see [`Workload::totals`].
-    fn totals(&self) -> Vec<(String, Vec<String>)>;
-    /// The input sets measured for `named` (empty: the `bench` defaults),
-    /// sweeps expanded into their members.
-    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
-    /// Prepares one (variant, input set) batch for an outside measuring
-    /// tool (criterion, gungraun), see [`batch::prepare`].
-    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
-}
-
-impl<W: Workload> DynWorkload for W {
-    fn name(&self) -> &'static str {
-        Workload::name(self)
-    }
-    fn description(&self) -> &'static str {
-        Workload::description(self)
-    }
-    fn unit(&self) -> &'static str {
-        Workload::unit(self)
-    }
-    fn variants(&self) -> Vec<VariantInfo> {
-        Workload::variants(self)
-    }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        Workload::input_sets(self)
-    }
-    fn output_formats(&self) -> &'static [&'static str] {
-        Workload::output_formats(self)
-    }
-    fn solve_text(
-        &self,
-        variant: &str,
-        inputs: &[String],
-        input_file: Option<&str>,
-        format: &str,
-    ) -> Result<Vec<String>, CliError> {
-        crate::cmd::solve::solve(self, variant, inputs, input_file, format)
-    }
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError> {
-        let n = n.unwrap_or_else(|| self.bench_batch(false));
-        crate::cmd::inputs::lines(self, set, seed, n)
-    }
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError> {
-        check::run(self, options)
-    }
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
-        bench::run(self, options)
-    }
-    fn sweep_sets(&self) -> Vec<String> {
-        Workload::sweep_sets(self)
-    }
-    fn totals(&self) -> Vec<(String, Vec<String>)> {
-        Workload::totals(self)
-    }
-    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
-        let named = if named.is_empty() {
-            self.bench_sets(quick)
-        } else {
-            named.to_vec()
-        };
-        named
-            .iter()
-            .flat_map(|s| self.expand_set(s, quick))
-            .collect()
-    }
-    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
-        batch::prepare(self, request)
-    }
-}
-
-/// Looks up a variant and builds it, with the CLI's error for each way that
-/// can fail.
-pub fn build_solver<W: Workload + ?Sized>(
-    workload: &W,
-    variant: &str,
-) -> Result<Box<dyn Solve<W::Input, W::Output>>, CliError> {
-    let variants = workload.variants();
-    let Some(info) = variants.iter().find(|v| v.name == variant) else {
-        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-        return Err(CliError::usage(format!(
-            "unknown variant '{variant}' for workload '{}' (known: {})",
-            workload.name(),
-            names.join(", ")
-        )));
-    };
-    if let Some(reason) = &info.unavailable {
-        return Err(CliError::usage(format!(
-            "variant '{variant}' of '{}' is unavailable: {reason}",
-            workload.name()
-        )));
-    }
-    workload.solver(variant).ok_or_else(|| {
-        CliError::usage(format!(
-            "variant '{variant}' of '{}' could not be built on this machine",
-            workload.name()
-        ))
-    })
 }
 
 /// Solves one input with a solver (a batch of one).

@@ -2,8 +2,8 @@
 //! find the disagreement, minimise it, use a verified stand-in where the
 //! oracle's cost model refuses, and leave correct variants alone.
 
-use harness::check::{self, CheckOptions};
-use harness::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::check::{self, CheckOptions};
+use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
 
 /// Toy kernel: the number of set bits of a u32. `naive` counts bit by bit
 /// (and "costs too much" above 2^20), `builtin` is correct, `buggy` is
@@ -40,6 +40,9 @@ impl Workload for Popcount {
         ["naive", "builtin", "buggy"]
             .map(|n| VariantInfo::new(n, "toy", &[]))
             .to_vec()
+    }
+    fn default_variant(&self) -> &'static str {
+        "builtin"
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u32, u32>>> {
         let name = ["naive", "builtin", "buggy"]

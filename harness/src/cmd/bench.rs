@@ -1,10 +1,10 @@
 //! `bitbench bench`: verify, time, print the table, write the results file.
 
 use crate::bench::BenchOptions;
+use crate::erased::DynWorkload;
 use crate::error::CliError;
 use crate::machine;
 use crate::outln;
-use crate::workload::DynWorkload;
 use reports::{Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 

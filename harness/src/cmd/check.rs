@@ -1,9 +1,9 @@
 //! `bitbench check`: run every variant against the oracle and report.
 
 use crate::check::{CheckOptions, CheckReport};
+use crate::erased::DynWorkload;
 use crate::error::CliError;
 use crate::outln;
-use crate::workload::DynWorkload;
 
 /// Checks the workloads; `Err` with exit code 1 on any disagreement.
 pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(), CliError> {

@@ -8,11 +8,12 @@
 //! (AVX-512) are recorded as not countable, with the reason.
 
 use crate::counting::{self, CountPlan, Summary};
+use crate::entry::Suite;
+use crate::erased::DynWorkload;
 use crate::error::CliError;
 use crate::levels::NO_AVX512;
 use crate::machine;
 use crate::outln;
-use crate::workload::DynWorkload;
 use reports::{Record, ResultsFile, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,11 +47,11 @@ pub struct Args {
 }
 
 /// Runs `bitbench count`.
-pub fn main(args: Args) -> Result<(), CliError> {
+pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
     if let [workload, variant, set] = args.run_case.as_slice() {
-        return counting::run_case(workload, variant, set, args.seed);
+        return counting::run_case(suite.find(workload)?, variant, set, args.seed);
     }
-    let selected = crate::cmd::select(&args.workloads)?;
+    let selected = suite.select(&args.workloads)?;
     if !args.variant.is_empty() && selected.len() > 1 {
         return Err(CliError::usage(
             "--variant needs exactly one workload (variant names differ between workloads)",

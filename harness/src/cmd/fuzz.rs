@@ -8,6 +8,7 @@
 //! `bitbench solve` command the target's decoder prints for it; `--decode`
 //! does the same for an artifact found earlier.
 
+use crate::entry::Suite;
 use crate::error::CliError;
 use crate::outln;
 use std::path::{Path, PathBuf};
@@ -92,7 +93,7 @@ fn nightly_installed() -> bool {
 
 /// The `fuzz/` folder: found from the current directory upwards, else the
 /// one beside this crate's sources.
-fn fuzz_dir() -> Result<PathBuf, CliError> {
+fn fuzz_dir(suite: &Suite) -> Result<PathBuf, CliError> {
     let is_fuzz = |dir: &Path| {
         std::fs::read_to_string(dir.join("Cargo.toml"))
             .is_ok_and(|t| t.contains("cargo-fuzz = true"))
@@ -101,7 +102,11 @@ fn fuzz_dir() -> Result<PathBuf, CliError> {
     let found = cwd
         .ancestors()
         .map(|d| d.join("fuzz"))
-        .chain([Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")])
+        .chain(
+            Path::new(suite.origin().manifest_dir)
+                .ancestors()
+                .map(|d| d.join("fuzz")),
+        )
         .find(|d| is_fuzz(d));
     found.ok_or_else(|| {
         CliError::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
@@ -138,8 +143,8 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, CliError> {
 }
 
 /// Runs `bitbench fuzz`.
-pub fn main(args: Args) -> Result<(), CliError> {
-    let dir = fuzz_dir()?;
+pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
+    let dir = fuzz_dir(suite)?;
     let known = list_targets(&dir)?;
     let build = Build::choose(&args.sanitizer)?;
     if let Some(artifact) = &args.decode {

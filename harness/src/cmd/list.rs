@@ -1,6 +1,6 @@
 //! `bitbench list`: every (workload, variant) and whether it runs here.
 
-use crate::workloads;
+use crate::entry::Suite;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -20,12 +20,15 @@ struct Entry {
 ///
 /// The text is written in one go and a closed pipe (`bitbench list | head`)
 /// ends the output quietly instead of panicking like `println!` would.
-pub fn run(json: bool) {
-    let _ = std::io::stdout().lock().write_all(render(json).as_bytes());
+pub fn run(suite: &Suite, json: bool) {
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(render(suite, json).as_bytes());
 }
 
-fn render(json: bool) -> String {
-    let entries: Vec<Entry> = workloads::all()
+fn render(suite: &Suite, json: bool) -> String {
+    let entries: Vec<Entry> = suite
+        .workloads()
         .iter()
         .flat_map(|w| {
             w.variants().into_iter().map(|v| Entry {
@@ -41,7 +44,7 @@ fn render(json: bool) -> String {
         return serde_json::to_string_pretty(&entries).expect("entries serialise") + "\n";
     }
     let mut out = String::new();
-    for w in workloads::all() {
+    for w in suite.workloads() {
         let _ = writeln!(
             out,
             "{} — {} (unit: {})",

@@ -6,8 +6,9 @@
 
 use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
+use crate::entry::Suite;
 use crate::error::CliError;
-use crate::workloads;
+use crate::workload::runnable;
 use crate::{out, outln};
 use std::path::Path;
 
@@ -17,8 +18,8 @@ const CASES: usize = 300;
 
 /// Runs check, quick bench and the report (into `report/`), then prints a
 /// one-line-per-workload summary and where `index.html` is.
-pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
-    let all = workloads::all();
+pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), CliError> {
+    let all = suite.workloads();
     super::check::run(all, &CheckOptions { cases: CASES, seed })?;
     let options = BenchOptions {
         quick: true,
@@ -28,16 +29,12 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
     let (path, mut results) = super::bench::run(all, &options, out, None)?;
     for w in all {
         let sets = w.sweep_sets();
-        let fastest = w
-            .variants()
-            .into_iter()
-            .rev()
-            .find(|v| v.unavailable.is_none());
-        let (false, Some(fastest)) = (sets.is_empty(), fastest) else {
+        let default = runnable(&w.variants(), w.default_variant());
+        let (false, Some(default)) = (sets.is_empty(), default) else {
             continue;
         };
         let sweep = BenchOptions {
-            variants: vec![fastest.name.to_owned()],
+            variants: vec![default.to_owned()],
             sets: sets.clone(),
             ..options.clone()
         };
@@ -46,14 +43,14 @@ pub fn run(seed: u64, out: Option<&Path>) -> Result<(), CliError> {
             "sweep: {} {} with {} ({} records)",
             w.name(),
             sets.join(" "),
-            fastest.name,
+            default,
             records.len()
         );
         results.records.extend(records);
     }
     results.write(&path)?;
     let sources = [reports::Source::new(label(&path), &path, results)];
-    let report = super::report::render(&sources, Path::new(super::report::DEFAULT_DIR))?;
+    let report = super::report::render(suite, &sources, Path::new(super::report::DEFAULT_DIR))?;
     outln!("\nsummary (quick run; `bitbench bench` measures longer):");
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());

@@ -1,6 +1,7 @@
 //! `bitbench matrix`: the same measurements at several target-cpu levels.
 //!
-//! For each level the harness builds its own runner (`cargo build` with
+//! For each level bitbench rebuilds the running program (its package and
+//! binary, from [`Origin`]) as its own runner (`cargo build` with
 //! `RUSTFLAGS=-C target-cpu=LEVEL` and a target directory per level, so the
 //! builds neither clash nor rebuild each other), runs it as a subprocess
 //! for `bench` (and `count` where valgrind can run the level), and merges
@@ -8,12 +9,12 @@
 //! Levels this CPU cannot run, and counts valgrind cannot take, are
 //! recorded as skipped with the reason rather than left out.
 
-use crate::counting;
+use crate::entry::{Origin, Suite};
+use crate::erased::DynWorkload;
 use crate::error::CliError;
 use crate::levels;
 use crate::machine;
 use crate::outln;
-use crate::workload::DynWorkload;
 use reports::{Build, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,9 +42,9 @@ pub struct Args {
 }
 
 /// Runs `bitbench matrix`.
-pub fn main(args: Args) -> Result<(), CliError> {
+pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
     let levels = levels::parse_list(&args.levels).map_err(CliError::usage)?;
-    let selected = crate::cmd::select(&args.workloads)?;
+    let selected = suite.select(&args.workloads)?;
     let options = MatrixOptions {
         levels,
         count: args.count,
@@ -52,7 +53,7 @@ pub fn main(args: Args) -> Result<(), CliError> {
         seed: args.seed,
         out: args.out,
     };
-    run(&selected, &options).map(|_| ())
+    run(suite.origin(), &selected, &options).map(|_| ())
 }
 
 /// What `matrix` should do.
@@ -74,6 +75,7 @@ pub struct MatrixOptions {
 
 /// Builds, runs and merges; returns the merged file's path and contents.
 pub fn run(
+    origin: &Origin,
     workloads: &[&'static dyn DynWorkload],
     options: &MatrixOptions,
 ) -> Result<(PathBuf, ResultsFile), CliError> {
@@ -84,15 +86,12 @@ pub fn run(
         .unwrap_or_else(|| PathBuf::from(format!("results/matrix-{stamp}")));
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::usage(format!("--out {}: cannot create: {e}", dir.display())))?;
-    let workspace = workspace_root()?;
-    let target_base = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| workspace.join("target"), PathBuf::from)
-        .join("matrix");
-    let tools = if options.count {
-        counting::check_tools().err()
-    } else {
-        None
-    };
+    let target_base = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => target_dir(origin)?,
+    }
+    .join("matrix");
+    let tools = if options.count { count_tools() } else { None };
     if let Some(reason) = &tools {
         eprintln!("matrix: instruction counts skipped: {reason}");
     }
@@ -131,7 +130,7 @@ pub fn run(
             continue;
         }
         eprintln!("matrix: {level}: building");
-        let bitbench = build_level(&workspace, &target_base, level)?;
+        let bitbench = build_level(origin, &target_base, level)?;
         let bench_out = dir.join(format!("bench-{level}.json"));
         let mut args = vec!["bench".to_owned()];
         args.extend(options.workloads.iter().cloned());
@@ -169,40 +168,63 @@ pub fn run(
     Ok((path, merged))
 }
 
-/// The workspace this binary was built from: `matrix` rebuilds it.
-fn workspace_root() -> Result<PathBuf, CliError> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_owned)
-        .unwrap_or_default();
-    if root.join("Cargo.toml").is_file() && root.join("harness").is_dir() {
-        Ok(root)
-    } else {
-        Err(CliError::usage(format!(
-            "matrix rebuilds bitbench from its source tree, which is no longer at {}",
-            root.display()
-        )))
-    }
+/// Why instruction counts cannot be taken, if they cannot.
+fn count_tools() -> Option<String> {
+    #[cfg(feature = "count")]
+    return crate::counting::check_tools().err();
+    #[cfg(not(feature = "count"))]
+    Some("this program was built without bitbench's `count` feature".to_owned())
 }
 
-/// `cargo build --release` of the `bitbench` binary for one level, in the
+/// The target directory `cargo` uses for `origin`'s package (the
+/// workspace's, when it is a member of one), asked of `cargo metadata`.
+fn target_dir(origin: &Origin) -> Result<PathBuf, CliError> {
+    let dir = Path::new(origin.manifest_dir);
+    if !dir.join("Cargo.toml").is_file() {
+        return Err(CliError::usage(format!(
+            "matrix rebuilds {} from its source, which is no longer at {}",
+            origin.binary,
+            dir.display()
+        )));
+    }
+    let out = Command::new(cargo())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| CliError::usage(format!("matrix: cannot run cargo: {e}")))?;
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|_| {
+        CliError::usage(format!(
+            "matrix: `cargo metadata` failed in {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    })?;
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| CliError::usage("matrix: `cargo metadata` names no target directory"))
+}
+
+fn cargo() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// `cargo build --release` of `origin`'s binary for one level, in the
 /// level's own target directory; returns the executable.
-fn build_level(workspace: &Path, target_base: &Path, level: &str) -> Result<PathBuf, CliError> {
+fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathBuf, CliError> {
     let target = target_base.join(level);
     let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
     rustflags.push_str(&format!(" -C target-cpu={level}"));
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(&cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "harness",
-            "--bin",
-            "bitbench",
-        ])
-        .current_dir(workspace)
+    let status = Command::new(cargo())
+        .args(["build", "--release", "--quiet", "-p", origin.package])
+        .args(["--bin", origin.binary])
+        .current_dir(origin.manifest_dir)
         .env("RUSTFLAGS", rustflags.trim())
         // Set by `cargo run`; it would override RUSTFLAGS in the child.
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
@@ -214,9 +236,10 @@ fn build_level(workspace: &Path, target_base: &Path, level: &str) -> Result<Path
             "matrix: building {level} failed ({status})"
         )));
     }
-    let exe = target
-        .join("release")
-        .join(format!("bitbench{}", std::env::consts::EXE_SUFFIX));
+    let exe =
+        target
+            .join("release")
+            .join(format!("{}{}", origin.binary, std::env::consts::EXE_SUFFIX));
     if exe.is_file() {
         Ok(exe)
     } else {

@@ -4,8 +4,8 @@
 //! file name), writes SVG/PNG charts, `index.html` and `report.md` into the
 //! output directory, and says what it left out.
 
+use crate::entry::Suite;
 use crate::error::CliError;
-use crate::workloads;
 use crate::{out, outln};
 use reports::{Report, ReportOptions, Source};
 use std::path::{Path, PathBuf};
@@ -15,12 +15,12 @@ pub const DEFAULT_DIR: &str = "report";
 
 /// Renders `results` into `out`; prints what was skipped and where the
 /// page is.
-pub fn run(results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
+pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
     if results.is_empty() {
         return Err(CliError::usage("report: give at least one results file"));
     }
     let sources = Source::load(results)?;
-    let report = render(&sources, out)?;
+    let report = render(suite, &sources, out)?;
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
     Ok(report)
@@ -28,7 +28,7 @@ pub fn run(results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
 
 /// Renders already-loaded sources (the main job passes its fresh results)
 /// and prints the skipped lines; the caller prints the summary.
-pub fn render(sources: &[Source], out: &Path) -> Result<Report, CliError> {
+pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, CliError> {
     if out.is_file() {
         return Err(CliError::usage(format!(
             "--out {}: is a file, expected a directory",
@@ -37,7 +37,8 @@ pub fn render(sources: &[Source], out: &Path) -> Result<Report, CliError> {
     }
     let options = ReportOptions {
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        expected_workloads: workloads::all()
+        expected_workloads: suite
+            .workloads()
             .iter()
             .map(|w| w.name().to_owned())
             .collect(),

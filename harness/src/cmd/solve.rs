@@ -1,9 +1,10 @@
 //! `bitbench solve`: answer inputs given on the command line or in a file.
 
+use crate::erased::build_solver;
 use crate::error::CliError;
-use crate::workload::{Workload, build_solver, solve_one};
+use crate::workload::{Workload, solve_one};
 
-/// Solves each input with `variant` (empty: the fastest available) and
+/// Solves each input with `variant` (empty: the declared default) and
 /// returns one formatted output per input.
 pub fn solve<W: Workload + ?Sized>(
     w: &W,
@@ -13,12 +14,7 @@ pub fn solve<W: Workload + ?Sized>(
     format: &str,
 ) -> Result<Vec<String>, CliError> {
     let variant = if variant.is_empty() {
-        w.variants()
-            .iter()
-            .rev()
-            .find(|v| v.unavailable.is_none())
-            .map(|v| v.name)
-            .ok_or_else(|| CliError::usage(format!("no variant of '{}' runs here", w.name())))?
+        w.default_variant()
     } else {
         variant
     };

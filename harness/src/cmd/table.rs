@@ -1,7 +1,7 @@
 //! The terminal tables `bench` and `count` print: one row per input set,
 //! one column per variant, cells chosen by the caller.
 
-use crate::workload::DynWorkload;
+use crate::erased::DynWorkload;
 use crate::{out, outln};
 use reports::Record;
 

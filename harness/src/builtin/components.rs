@@ -12,6 +12,7 @@ pub struct Components {
     name: &'static str,
     description: &'static str,
     registry: fn() -> Vec<Variant>,
+    default: &'static str,
 }
 
 /// All connected components (the baseline problem).
@@ -19,6 +20,7 @@ pub const ALL: Components = Components {
     name: "components",
     description: "4-connected components of a 6×12 bitboard",
     registry: components::variants,
+    default: "swar",
 };
 
 /// The Smash the Code rule: only components of at least 4 cells.
@@ -26,6 +28,7 @@ pub const GROUPS4: Components = Components {
     name: "components-groups4",
     description: "4-connected components of 4+ cells of a 6×12 bitboard (Smash the Code)",
     registry: components::groups4_variants,
+    default: "groups4-swar-prefilter",
 };
 
 /// Densities of the sweep, 0.05 to 0.95 in steps of 0.05.
@@ -62,6 +65,9 @@ impl Workload for Components {
             .iter()
             .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
+    }
+    fn default_variant(&self) -> &'static str {
+        self.default
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Board, components::Components>>> {
         let v = (self.registry)().into_iter().find(|v| v.name == variant)?;

@@ -85,6 +85,9 @@ impl Workload for Meteor {
             .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
+    fn default_variant(&self) -> &'static str {
+        "endgame"
+    }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Puzzle, Answer>>> {
         let v = meteor::variants().into_iter().find(|v| v.name == variant)?;
         Some(Box::new(Batch((v.make)()?)))

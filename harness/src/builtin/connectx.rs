@@ -125,6 +125,9 @@ impl Workload for WinDetection {
             .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
+    fn default_variant(&self) -> &'static str {
+        "shift"
+    }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Position, u8>>> {
         let v = connectx::variants()
             .into_iter()
@@ -235,6 +238,9 @@ impl Workload for PerftCount {
             .iter()
             .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
+    }
+    fn default_variant(&self) -> &'static str {
+        "bitboard-threats"
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<PerftInput, u64>>> {
         let v = connectx::perft_variants()

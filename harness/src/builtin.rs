@@ -1,18 +1,19 @@
-//! The workload registry: every kernel the harness knows, in one list.
+//! The built-in suite: our six workloads over the kernel crates in
+//! `impls/`, registered through the same public entry an outside crate
+//! uses (the `bitbench` binary is `cli::main(WORKLOADS, origin!())`).
 //!
-//! Adding a workload is one adapter module here and one line in [`all`];
-//! every subcommand reads this list.
+//! Adding a built-in workload is one adapter module here and one line in
+//! [`WORKLOADS`].
 
-mod cephalopod;
-mod components;
-mod connectx;
-mod meteor;
+pub mod cephalopod;
+pub mod components;
+pub mod connectx;
+pub mod meteor;
 
-use crate::error::CliError;
-use crate::workload::DynWorkload;
+use crate::erased::DynWorkload;
 
-/// Every registered workload, one line each.
-static ALL: &[&dyn DynWorkload] = &[
+/// The suite's workloads, one line each.
+pub static WORKLOADS: &[&dyn DynWorkload] = &[
     &components::ALL,
     &components::GROUPS4,
     &connectx::WIN,
@@ -21,26 +22,6 @@ static ALL: &[&dyn DynWorkload] = &[
     &cephalopod::CEPHALOPOD,
     // new workloads: one line above this comment
 ];
-
-/// Every registered workload.
-pub fn all() -> &'static [&'static dyn DynWorkload] {
-    ALL
-}
-
-/// Looks a workload up by name.
-pub fn find(name: &str) -> Result<&'static dyn DynWorkload, CliError> {
-    all()
-        .iter()
-        .copied()
-        .find(|w| w.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<_> = all().iter().map(|w| w.name()).collect();
-            CliError::usage(format!(
-                "unknown workload '{name}' (known: {})",
-                names.join(", ")
-            ))
-        })
-}
 
 #[cfg(test)]
 mod tests {

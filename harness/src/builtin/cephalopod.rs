@@ -86,6 +86,9 @@ impl Workload for Cephalopod {
             .map(|v| VariantInfo::new(v.name, v.description, v.features))
             .collect()
     }
+    fn default_variant(&self) -> &'static str {
+        "front"
+    }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Problem, u32>>> {
         let v = cephalopod::variants()
             .into_iter()

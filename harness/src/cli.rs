@@ -1,0 +1,263 @@
+//! The command line every bitbench program gets: clap definitions and the
+//! dispatch to one module per subcommand ([`crate::cmd`]).
+//!
+//! This is the only place that turns errors into exit codes: 0 ok, 1 a
+//! check or gate failed, 2 bad usage or input.
+
+use crate::bench::BenchOptions;
+use crate::check::CheckOptions;
+use crate::cmd;
+use crate::entry::{Origin, Suite};
+use crate::erased::DynWorkload;
+use crate::error::CliError;
+use crate::outln;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Differential testing and benchmarking of bitboard kernels.
+///
+/// With no subcommand, runs the main job: check every workload, run the
+/// quick benchmark and write a results file.
+///
+/// Exit codes: 0 ok, 1 a check or gate failed, 2 bad usage or input.
+#[derive(Parser)]
+#[command(name = "bitbench", version, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Seed of the main job's generated inputs.
+    #[arg(long, default_value_t = 1, global = true, hide = true)]
+    seed: u64,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every workload, its variants and input sets.
+    List {
+        /// Print a JSON array of {workload, variant, description, available, reason}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve inputs given in the workload's text format.
+    ///
+    /// Example: bitbench solve components '#...../#...../##..#./....../....../....../....../....../....../....../....../......'
+    Solve {
+        /// Workload name (see `bitbench list`).
+        workload: String,
+        /// Variant to use; default: the fastest available.
+        #[arg(long, default_value = "")]
+        variant: String,
+        /// Output format: `text` or a workload-specific one.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Read inputs from a file (the workload's file format).
+        #[arg(long, value_name = "FILE")]
+        input_file: Option<String>,
+        /// Inputs in the workload's text format.
+        inputs: Vec<String>,
+    },
+    /// Print the inputs of one input set, one a line, in the format `solve` reads.
+    ///
+    /// The same seed and count give exactly the inputs `bench` measures, so
+    /// an outside implementation can be checked and timed on them:
+    /// bitbench inputs components density:0.125 > boards.txt
+    Inputs {
+        /// Workload name (see `bitbench list`).
+        workload: String,
+        /// Input set, e.g. `density:0.125` or `official` (see `bitbench list`).
+        set: String,
+        /// Inputs to print for an open-ended set; default: as many as one
+        /// `bench` sample holds (4096 boards for components).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Seed of the generated inputs (`bench`'s default is 1).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Run every variant against the oracle on generated inputs and edge cases.
+    ///
+    /// On a disagreement, prints the smallest failing input found, both
+    /// answers and the `bitbench solve` commands that reproduce it; exits 1.
+    Check {
+        /// Workloads to check; default: all.
+        workloads: Vec<String>,
+        /// Generated inputs per input set.
+        #[arg(long, default_value_t = 10_000)]
+        cases: usize,
+        /// Seed of the generated inputs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Verify each variant, then measure throughput and write a results file.
+    Bench {
+        /// Workloads to measure; default: all.
+        workloads: Vec<String>,
+        /// Variants to measure; default: all.
+        #[arg(long, num_args = 1..)]
+        variant: Vec<String>,
+        /// Input sets to measure (see `bitbench list`); default: the workload's.
+        #[arg(long, num_args = 1..)]
+        inputs: Vec<String>,
+        /// Fewer and shorter samples, smaller input sets.
+        #[arg(long)]
+        quick: bool,
+        /// Seed of the generated inputs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Results file; default: results/bench-<timestamp>.json.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Variant the printed speedups are over (measured too, needs one
+        /// workload); default: the oracle.
+        #[arg(long, value_name = "VARIANT")]
+        baseline: Option<String>,
+    },
+    /// Draw results files as SVG/PNG charts with index.html and report.md.
+    ///
+    /// Several files combine in one report; each series is labelled with
+    /// its file's name.
+    Report {
+        /// Results files written by `bench`, `count` or `matrix`.
+        #[arg(required = true, value_name = "RESULTS")]
+        results: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long, value_name = "DIR", default_value = cmd::report::DEFAULT_DIR)]
+        out: PathBuf,
+    },
+    /// Count instructions per element under valgrind (gungraun), verified first.
+    ///
+    /// Variants valgrind cannot run (AVX-512) are recorded as not countable.
+    #[cfg(feature = "count")]
+    Count(cmd::count::Args),
+    /// Build and measure at several target-cpu levels; merge into one file.
+    Matrix(cmd::matrix::Args),
+    /// Compare two results files; exit 1 when a record regressed.
+    ///
+    /// Instructions regress beyond the threshold; wall time only when the
+    /// change is also outside both runs' median ± MAD.
+    Compare(cmd::compare::Args),
+    /// Export a results file as CSV, Bencher Metric Format or github-action-benchmark JSON.
+    Export(cmd::export::Args),
+    /// Run the cargo-fuzz differential targets (fuzz/) for a bounded time each.
+    ///
+    /// Exits 1 on a finding, printed with the `bitbench solve` command that
+    /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
+    Fuzz(cmd::fuzz::Args),
+}
+
+/// Runs the command line over `workloads`, built as `origin` says; what
+/// [`main!`](crate::main!) expands to.
+pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> ExitCode {
+    let suite = match Suite::new(workloads, origin) {
+        Ok(suite) => suite,
+        Err(e) => {
+            eprintln!("{}: {e}", origin.binary);
+            return ExitCode::from(2);
+        }
+    };
+    #[cfg(feature = "count")]
+    if let Some(code) = crate::counting::gungraun_entry() {
+        return code;
+    }
+    let matches = Cli::command()
+        .name(origin.binary)
+        .bin_name(origin.binary)
+        .try_get_matches();
+    let cli = match matches.and_then(|m| Cli::from_arg_matches(&m)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli, &suite) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}: {e}", origin.binary);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
+    let Some(command) = cli.command else {
+        return cmd::main_job::run(suite, cli.seed, None);
+    };
+    match command {
+        Command::List { json } => cmd::list::run(suite, json),
+        Command::Solve {
+            workload,
+            variant,
+            format,
+            input_file,
+            inputs,
+        } => {
+            let w = suite.find(&workload)?;
+            for line in w.solve_text(&variant, &inputs, input_file.as_deref(), &format)? {
+                outln!("{line}");
+            }
+        }
+        Command::Inputs {
+            workload,
+            set,
+            count,
+            seed,
+        } => {
+            let w = suite.find(&workload)?;
+            for line in w.input_lines(&set, seed, count)? {
+                outln!("{line}");
+            }
+        }
+        Command::Check {
+            workloads,
+            cases,
+            seed,
+        } => cmd::check::run(&suite.select(&workloads)?, &CheckOptions { cases, seed })?,
+        Command::Bench {
+            workloads,
+            variant,
+            inputs,
+            quick,
+            seed,
+            out,
+            baseline,
+        } => {
+            let selected = suite.select(&workloads)?;
+            for (flag, used) in [
+                ("--variant", !variant.is_empty()),
+                ("--baseline", baseline.is_some()),
+            ] {
+                if used && selected.len() > 1 {
+                    return Err(CliError::usage(format!(
+                        "{flag} needs exactly one workload (variant names differ between workloads)"
+                    )));
+                }
+            }
+            let mut variants = variant;
+            if let Some(base) = &baseline {
+                cmd::bench::check_baseline(selected[0], base)?;
+                if !variants.is_empty() && !variants.contains(base) {
+                    variants.push(base.clone());
+                }
+            }
+            let options = BenchOptions {
+                variants,
+                sets: inputs,
+                quick,
+                seed,
+            };
+            cmd::bench::run(&selected, &options, out.as_deref(), baseline.as_deref())?;
+        }
+        Command::Report { results, out } => {
+            cmd::report::run(suite, &results, &out)?;
+        }
+        #[cfg(feature = "count")]
+        Command::Count(args) => cmd::count::main(suite, args)?,
+        Command::Matrix(args) => cmd::matrix::main(suite, args)?,
+        Command::Compare(args) => cmd::compare::main(args)?,
+        Command::Export(args) => cmd::export::main(args)?,
+        Command::Fuzz(args) => cmd::fuzz::main(suite, args)?,
+    }
+    Ok(())
+}
