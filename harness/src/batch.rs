@@ -5,11 +5,13 @@
 //! closure that runs one batch and nothing else: inputs generated, solver
 //! built and outputs allocated beforehand, so set-up is never measured.
 //! [`prepare`] builds that closure for any [`Workload`], verifying the
-//! variant against the reference first when asked, as `bench` does.
+//! variant against the reference first when asked, as `bench` does
+//! (one implementation of verification serves both).
 
 use crate::erased::build_solver;
 use crate::error::CliError;
-use crate::workload::{Workload, runnable};
+use crate::verify;
+use crate::workload::Workload;
 use std::hint::black_box;
 
 /// Which batch to prepare.
@@ -92,13 +94,11 @@ pub fn prepare<W: Workload + ?Sized>(
         return Err(BatchError::Skipped(reason));
     }
     let solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
-    let mut out = vec![W::Output::default(); inputs.len()];
     let mut elements = None;
-    if request.verify {
-        solver.solve_batch(&inputs, &mut out);
-        if let Some(reason) = verify(w, request.variant, &inputs, &out)? {
-            return Err(BatchError::Wrong(reason));
-        }
+    let mut out = if request.verify {
+        let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
+        let out = verify::checked(w, request.variant, &*solver, &inputs, expected.as_ref())
+            .map_err(BatchError::Wrong)?;
         elements = Some(
             inputs
                 .iter()
@@ -107,7 +107,10 @@ pub fn prepare<W: Workload + ?Sized>(
                 .sum::<u64>()
                 .max(1),
         );
-    }
+        out
+    } else {
+        vec![W::Output::default(); inputs.len()]
+    };
     let count = inputs.len();
     Ok(PreparedBatch {
         run: Box::new(move || {
@@ -117,42 +120,4 @@ pub fn prepare<W: Workload + ?Sized>(
         elements,
         inputs: count,
     })
-}
-
-/// Compares `got` with the reference's answers on `inputs`: the oracle, or
-/// where its cost model refuses an input, the declared default variant
-/// (which `check` verifies against the oracle on smaller inputs), as in
-/// `bench`. Returns the first mismatch as a one-line reason.
-fn verify<W: Workload + ?Sized>(
-    w: &W,
-    variant: &str,
-    inputs: &[W::Input],
-    got: &[W::Output],
-) -> Result<Option<String>, BatchError> {
-    let variants = w.variants();
-    let oracle = variants[0].name;
-    let reference = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
-        oracle
-    } else {
-        match runnable(&variants, w.default_variant()) {
-            Some(v) => v,
-            None => return Ok(None),
-        }
-    };
-    if reference == variant {
-        return Ok(None);
-    }
-    let solver = build_solver(w, reference).map_err(BatchError::Invalid)?;
-    let mut expected = vec![W::Output::default(); inputs.len()];
-    solver.solve_batch(inputs, &mut expected);
-    Ok((0..inputs.len())
-        .find(|&i| !w.same(&expected[i], &got[i]))
-        .map(|i| {
-            format!(
-                "wrong answer, not measured: on {} expected {} ({reference}) but got {}",
-                w.format_input(&inputs[i]),
-                w.format_output(&expected[i]),
-                w.format_output(&got[i])
-            )
-        }))
 }

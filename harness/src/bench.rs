@@ -13,7 +13,8 @@ use crate::error::CliError;
 use crate::machine;
 use crate::progress;
 use crate::stats;
-use crate::workload::{Solve, Workload, runnable};
+use crate::verify;
+use crate::workload::{Solve, Workload};
 use reports::{Metric, Record, Status};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -104,7 +105,6 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     let unit = singular(w.unit());
     let target_cpu = machine::target_cpu();
     let oracle = all[0].name;
-    let stand_in = runnable(&all, w.default_variant());
     let mut records = Vec::new();
     let bar = progress::bar((sets.len() * chosen.len()) as u64, w.name());
     for (set, inputs) in sets.iter().zip(&inputs_by_set) {
@@ -117,20 +117,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             unit,
             ..Record::default()
         };
-        let reference_name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
-            Some(oracle)
-        } else {
-            stand_in
-        };
-        let expected = match reference_name {
-            Some(name) => {
-                let solver = build_solver(w, name)?;
-                let mut out = vec![W::Output::default(); inputs.len()];
-                solver.solve_batch(inputs, &mut out);
-                Some((name, out))
-            }
-            None => None,
-        };
+        let expected = verify::expected(w, inputs)?;
         for v in &chosen {
             bar.set_message(format!("{} on {set}", v.name));
             let time = record(v.name, Metric::Time, format!("ns/{unit}"));
@@ -148,19 +135,20 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 continue;
             }
             let solver = build_solver(w, v.name)?;
-            let mut out = vec![W::Output::default(); inputs.len()];
             let verified = Instant::now();
-            solver.solve_batch(inputs, &mut out);
+            let mut out = match verify::checked(w, v.name, &*solver, inputs, expected.as_ref()) {
+                Ok(out) => out,
+                Err(reason) => {
+                    records.push(Record {
+                        status: Status::Error,
+                        reason: Some(reason),
+                        ..time
+                    });
+                    bar.inc(1);
+                    continue;
+                }
+            };
             let verified = verified.elapsed();
-            if let Some(reason) = verify(w, inputs, &out, expected.as_ref()) {
-                records.push(Record {
-                    status: Status::Error,
-                    reason: Some(reason),
-                    ..time
-                });
-                bar.inc(1);
-                continue;
-            }
             let elements: u64 = inputs
                 .iter()
                 .zip(&out)
@@ -182,8 +170,8 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 elements_per_sample: elements * reps,
                 reason: expected
                     .as_ref()
-                    .filter(|(r, _)| *r != oracle)
-                    .map(|(r, _)| format!("verified against {r} (oracle skipped by cost model)")),
+                    .filter(|e| e.name != oracle)
+                    .map(|e| format!("verified against {} (oracle skipped by cost model)", e.name)),
                 ..time
             });
             for (counter, total) in counter_totals(w, &out) {
@@ -202,24 +190,6 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     }
     bar.finish_and_clear();
     Ok(records)
-}
-
-/// Compares a variant's answers with the reference's; the first mismatch
-/// as a one-line reason.
-fn verify<W: Workload + ?Sized>(
-    w: &W,
-    inputs: &[W::Input],
-    got: &[W::Output],
-    expected: Option<&(&str, Vec<W::Output>)>,
-) -> Option<String> {
-    let (reference, expected) = expected?;
-    let i = (0..inputs.len()).find(|&i| !w.same(&expected[i], &got[i]))?;
-    Some(format!(
-        "wrong answer, not timed: on {} expected {} ({reference}) but got {}",
-        w.format_input(&inputs[i]),
-        w.format_output(&expected[i]),
-        w.format_output(&got[i])
-    ))
 }
 
 /// Sums each counter over one pass's outputs, keeping first-seen order.

@@ -1,16 +1,18 @@
 //! Differential checking: every variant against the oracle.
 //!
 //! The oracle is the registry's first variant. Where the workload's cost
-//! model says the oracle would take too long, the fastest variant that
-//! agreed with the oracle on every input it could run becomes the
-//! reference, and the report says so. A disagreement is minimised with the
+//! model says the oracle would take too long, the declared default variant
+//! becomes the reference once it agreed with the oracle on every input the
+//! oracle could run, and the report says so. A variant that panics
+//! disagrees; an oracle that panics ends the check with an error. A disagreement is minimised with the
 //! workload's `shrink` before it is reported, so the user sees the smallest
 //! input that still fails and the command that reproduces it.
 
 use crate::erased::build_solver;
 use crate::error::CliError;
 use crate::progress;
-use crate::workload::{Solve, Workload, solve_one};
+use crate::verify;
+use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
 
 /// What `check` should do.
@@ -152,20 +154,23 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     });
     let bar = progress::bar((affordable.len() + deferred.len()) as u64, w.name());
     let all: Vec<_> = others.iter().map(|(n, s)| (*n, &**s)).collect();
-    let by_oracle = compare(w, &*oracle, &all, &affordable, &bar);
+    let by_oracle = compare(w, oracle_name, &*oracle, &all, &affordable, &bar)?;
 
     // Pass 2: inputs beyond the oracle's budget, against a verified stand-in.
     let mut by_stand_in: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
     let mut stand_in = None;
     if !deferred.is_empty() {
         let reason = skip_reason.unwrap_or_default();
-        let verified = by_oracle
+        let default = w.default_variant();
+        let verified = others
             .iter()
-            .rposition(|t| t.failure.is_none() && t.agreed > 0);
+            .position(|(name, _)| *name == default)
+            .filter(|&r| by_oracle[r].failure.is_none() && by_oracle[r].agreed > 0);
         match verified {
             None => report.notes.push(format!(
-                "{oracle_name} skipped on {} inputs ({reason}) and no variant was verified \
-                 against it on smaller inputs: those inputs were not checked",
+                "{oracle_name} skipped on {} inputs ({reason}) and the default variant \
+                 {default} was not verified against it on smaller inputs: those inputs were \
+                 not checked",
                 deferred.len()
             )),
             Some(r) => {
@@ -178,7 +183,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                 ));
                 let rest: Vec<_> = all.iter().enumerate().filter(|(i, _)| *i != r).collect();
                 let named: Vec<_> = rest.iter().map(|(_, v)| **v).collect();
-                let tallies = compare(w, all[r].1, &named, &deferred, &bar);
+                let tallies = compare(w, all[r].0, all[r].1, &named, &deferred, &bar)?;
                 for ((i, _), t) in rest.into_iter().zip(tallies) {
                     by_stand_in[i] = Some(t);
                 }
@@ -217,8 +222,8 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                 origin: origins[case.origin].clone(),
                 input: w.format_input(&small),
                 picture: w.picture(&small),
-                expected: w.format_output(&solve_one(reference, &small)),
-                got: w.format_output(&solve_one(&**solver, &small)),
+                expected: answer(w, reference, &small),
+                got: answer(w, &**solver, &small),
             });
             line += " — DISAGREES";
         }
@@ -228,20 +233,29 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
 }
 
 /// Compares every variant in `others` with `reference` on `cases`, in
-/// parallel chunks, keeping each variant's first disagreement.
+/// parallel chunks, keeping each variant's first disagreement (a panic is
+/// one). A panicking reference ends the check with an error naming the
+/// input.
 fn compare<W: Workload + ?Sized>(
     w: &W,
+    reference_name: &str,
     reference: &dyn Solve<W::Input, W::Output>,
     others: &[Named<'_, W>],
     cases: &[Case<W::Input>],
     bar: &indicatif::ProgressBar,
-) -> Vec<Tally<W::Input>> {
+) -> Result<Vec<Tally<W::Input>>, CliError> {
     let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
         .par_chunks(CHUNK)
         .map(|chunk| {
             let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
-            let mut expected = vec![W::Output::default(); chunk.len()];
-            reference.solve_batch(&inputs, &mut expected);
+            let expected = verify::solve(reference, &inputs).map_err(|_| {
+                let (i, panic) = first_panic(reference, &inputs);
+                CliError::failed(format!(
+                    "{}: the oracle {reference_name} {panic} on {}",
+                    w.name(),
+                    w.format_input(&inputs[i])
+                ))
+            })?;
             let tallies = others
                 .iter()
                 .map(|(name, solver)| {
@@ -250,31 +264,63 @@ fn compare<W: Workload + ?Sized>(
                         .collect();
                     let batch: Vec<W::Input> =
                         runnable.iter().map(|&i| inputs[i].clone()).collect();
-                    let mut got = vec![W::Output::default(); batch.len()];
-                    solver.solve_batch(&batch, &mut got);
                     let mut tally = Tally::new();
                     tally.skipped = (chunk.len() - runnable.len()) as u64;
-                    for (k, &i) in runnable.iter().enumerate() {
-                        if w.same(&expected[i], &got[k]) {
-                            tally.agreed += 1;
-                        } else if tally.failure.is_none() {
-                            tally.failure = Some(chunk[i].clone());
+                    match verify::solve(*solver, &batch) {
+                        Ok(got) => {
+                            for (k, &i) in runnable.iter().enumerate() {
+                                if w.same(&expected[i], &got[k]) {
+                                    tally.agreed += 1;
+                                } else if tally.failure.is_none() {
+                                    tally.failure = Some(chunk[i].clone());
+                                }
+                            }
+                        }
+                        Err(_) => {
+                            let (k, _) = first_panic(*solver, &batch);
+                            tally.failure = Some(chunk[runnable[k]].clone());
                         }
                     }
                     tally
                 })
                 .collect();
             bar.inc(chunk.len() as u64);
-            tallies
+            Ok(tallies)
         })
-        .collect();
+        .collect::<Result<_, CliError>>()?;
     let mut totals: Vec<Tally<W::Input>> = others.iter().map(|_| Tally::new()).collect();
     for chunk in per_chunk {
         for (total, t) in totals.iter_mut().zip(chunk) {
             total.merge(t);
         }
     }
-    totals
+    Ok(totals)
+}
+
+/// The first of `inputs` on which `solver` panics, solved one at a time,
+/// with the panic's message (the batch as a whole is known to panic).
+fn first_panic<I: Clone, O: Clone + Default>(
+    solver: &dyn Solve<I, O>,
+    inputs: &[I],
+) -> (usize, String) {
+    inputs
+        .iter()
+        .enumerate()
+        .find_map(|(i, input)| Some((i, verify::solve(solver, std::slice::from_ref(input)).err()?)))
+        .unwrap_or_else(|| (0, "panicked on the batch but on no input alone".to_owned()))
+}
+
+/// A solver's answer to one input as the report prints it: the formatted
+/// output, or the panic.
+fn answer<W: Workload + ?Sized>(
+    w: &W,
+    solver: &dyn Solve<W::Input, W::Output>,
+    input: &W::Input,
+) -> String {
+    match verify::solve(solver, std::slice::from_ref(input)) {
+        Ok(out) => w.format_output(&out[0]),
+        Err(panic) => panic,
+    }
 }
 
 /// Greedily shrinks a failing input while the two solvers still disagree.
@@ -284,7 +330,15 @@ fn minimise<W: Workload + ?Sized>(
     variant: &dyn Solve<W::Input, W::Output>,
     mut input: W::Input,
 ) -> W::Input {
-    let disagrees = |i: &W::Input| !w.same(&solve_one(reference, i), &solve_one(variant, i));
+    let one = |solver: &dyn Solve<W::Input, W::Output>, i: &W::Input| {
+        verify::solve(solver, std::slice::from_ref(i)).map(|mut out| out.remove(0))
+    };
+    // A panic of the variant disagrees; one of the reference says nothing.
+    let disagrees = |i: &W::Input| match (one(reference, i), one(variant, i)) {
+        (Ok(expected), Ok(got)) => !w.same(&expected, &got),
+        (Ok(_), Err(_)) => true,
+        (Err(_), _) => false,
+    };
     for _ in 0..SHRINK_LIMIT {
         match w.shrink(&input).into_iter().find(|c| disagrees(c)) {
             Some(smaller) => input = smaller,

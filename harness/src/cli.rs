@@ -10,8 +10,10 @@ use crate::cmd;
 use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
 use crate::error::CliError;
+use crate::out::StdoutClosed;
 use crate::outln;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,6 +58,10 @@ enum Command {
         input_file: Option<String>,
         /// Inputs in the workload's text format.
         inputs: Vec<String>,
+        /// Run the variant even where the cost model estimates it would
+        /// practically never finish (it prints the estimate otherwise).
+        #[arg(long)]
+        force: bool,
     },
     /// Print the inputs of one input set, one a line, in the format `solve` reads.
     ///
@@ -171,12 +177,30 @@ pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> E
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match run(cli, &suite) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| run(cli, &suite)));
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
             eprintln!("{}: {e}", origin.binary);
-            ExitCode::from(e.code)
+            ExitCode::from(exit_code(&e))
         }
+        Err(payload) => match payload.downcast::<StdoutClosed>() {
+            Ok(closed) if closed.0.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Ok(closed) => {
+                eprintln!("{}: writing to stdout: {}", origin.binary, closed.0);
+                ExitCode::FAILURE
+            }
+            Err(payload) => std::panic::resume_unwind(payload),
+        },
+    }
+}
+
+/// The documented exit code of an error: 1 a check or gate failed, 2 bad
+/// usage or input.
+fn exit_code(e: &CliError) -> u8 {
+    match e {
+        CliError::Failed(_) => 1,
+        CliError::Usage(_) => 2,
     }
 }
 
@@ -192,9 +216,17 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
             format,
             input_file,
             inputs,
+            force,
         } => {
             let w = suite.find(&workload)?;
-            for line in w.solve_text(&variant, &inputs, input_file.as_deref(), &format)? {
+            let request = cmd::solve::SolveRequest {
+                variant: &variant,
+                inputs: &inputs,
+                input_file: input_file.as_deref(),
+                format: &format,
+                force,
+            };
+            for line in w.solve_text(&request)? {
                 outln!("{line}");
             }
         }

@@ -7,6 +7,7 @@
 use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
 use crate::bench::{self, BenchOptions};
 use crate::check::{self, CheckOptions, CheckReport};
+use crate::cmd::solve::SolveRequest;
 use crate::error::CliError;
 use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
 use reports::Record;
@@ -27,14 +28,9 @@ pub trait DynWorkload: Send + Sync {
     fn input_sets(&self) -> Vec<InputSetInfo>;
     /// Extra `solve --format` names.
     fn output_formats(&self) -> &'static [&'static str];
-    /// Solves text inputs with `variant`, returning one output line each.
-    fn solve_text(
-        &self,
-        variant: &str,
-        inputs: &[String],
-        input_file: Option<&str>,
-        format: &str,
-    ) -> Result<Vec<String>, CliError>;
+    /// Solves text inputs with `variant` (empty: the default), returning
+    /// one output line each; see [`crate::cmd::solve::solve`].
+    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, CliError>;
     /// The inputs of one set in the text format `solve` reads, one each:
     /// `n` of them (default: one `bench` sample) for an open-ended set, all
     /// of a fixed one.
@@ -77,14 +73,8 @@ impl<W: Workload> DynWorkload for W {
     fn output_formats(&self) -> &'static [&'static str] {
         Workload::output_formats(self)
     }
-    fn solve_text(
-        &self,
-        variant: &str,
-        inputs: &[String],
-        input_file: Option<&str>,
-        format: &str,
-    ) -> Result<Vec<String>, CliError> {
-        crate::cmd::solve::solve(self, variant, inputs, input_file, format)
+    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, CliError> {
+        crate::cmd::solve::solve(self, request)
     }
     fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError> {
         let n = n.unwrap_or_else(|| self.bench_batch(false));

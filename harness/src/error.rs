@@ -1,41 +1,44 @@
-//! The CLI's one error type and its exit codes.
+//! The library's error type.
 //!
-//! Every failure a user can cause ends as one line on stderr and a
-//! documented exit code: 1 when a check or gate found a problem, 2 for bad
-//! usage or input. Nothing user-facing panics.
+//! Every failure a user can cause ends as one line naming the input and
+//! what is wrong, never a panic. The library says which kind of failure it
+//! was; only the command line ([`crate::cli`]) turns kinds into exit codes.
 
 use std::fmt;
 
-/// An error that ends the command with a message and an exit code.
+/// A failure with a one-line message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CliError {
-    /// Process exit code: 1 failed check or gate, 2 usage or input error.
-    pub code: u8,
-    /// One line naming the input and what is wrong.
-    pub message: String,
+pub enum CliError {
+    /// Bad usage or bad input (an unknown name, a malformed input, an
+    /// unwritable file).
+    Usage(String),
+    /// A check or gate found a problem (a disagreement, a regression, a
+    /// build that failed).
+    Failed(String),
 }
 
 impl CliError {
-    /// Bad usage or bad input: exit code 2.
+    /// Bad usage or bad input.
     pub fn usage(message: impl Into<String>) -> Self {
-        CliError {
-            code: 2,
-            message: message.into(),
-        }
+        CliError::Usage(message.into())
     }
 
-    /// A check or gate failed: exit code 1.
+    /// A check or gate failed.
     pub fn failed(message: impl Into<String>) -> Self {
-        CliError {
-            code: 1,
-            message: message.into(),
+        CliError::Failed(message.into())
+    }
+
+    /// The one-line message.
+    pub fn message(&self) -> &str {
+        match self {
+            CliError::Usage(m) | CliError::Failed(m) => m,
         }
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message())
     }
 }
 

@@ -26,13 +26,15 @@ pub mod counting;
 mod entry;
 mod erased;
 pub mod error;
+mod guard;
 pub mod levels;
 pub mod machine;
 pub mod out;
 pub mod progress;
 pub mod stats;
+mod verify;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::{DynWorkload, build_solver};
-pub use workload::{InputSetInfo, Solve, VariantInfo, Workload, solve_one};
+pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};

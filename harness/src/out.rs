@@ -2,21 +2,24 @@
 //!
 //! `println!` panics when stdout is a closed pipe (`bitbench bench | head`).
 //! Every command prints through [`out!`](crate::out!) and
-//! [`outln!`](crate::outln!) instead: a closed pipe exits the process with
-//! status 0, as a tool killed by `SIGPIPE` would stop, and any other write
-//! error is one line on stderr and status 1.
+//! [`outln!`](crate::outln!) instead. A failed write unwinds with a
+//! [`StdoutClosed`] payload (no panic message is printed) out of the
+//! command, and the command line turns it into an exit: status 0 for a
+//! closed pipe, as a tool killed by `SIGPIPE` would stop, status 1 with one
+//! line for any other error. The library itself never exits the process.
 
 use std::fmt;
 use std::io::{self, Write};
 
+/// Why standard output can no longer be written: the payload [`write`]
+/// unwinds with, caught by [`crate::cli::main`].
+#[derive(Debug)]
+pub struct StdoutClosed(pub io::Error);
+
 /// Writes `args` to stdout (see the module docs for errors).
 pub fn write(args: fmt::Arguments<'_>) {
     if let Err(e) = io::stdout().lock().write_fmt(args) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("bitbench: writing to stdout: {e}");
-        std::process::exit(1);
+        std::panic::resume_unwind(Box::new(StdoutClosed(e)));
     }
 }
 

@@ -179,17 +179,17 @@ pub trait Workload: Send + Sync + 'static {
         let _ = (variant, input);
         None
     }
+    /// An estimate, when `variant` would practically never finish on
+    /// `input` (hours or more). `solve` runs any variant the user names,
+    /// even one [`Workload::skip`] refuses (with a note), but for these it
+    /// prints the estimate and asks for `--force`. Default: never.
+    fn impractical(&self, variant: &str, input: &Self::Input) -> Option<String> {
+        let _ = (variant, input);
+        None
+    }
     /// Inputs one step smaller than `input`, for minimising a failure.
     fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> {
         let _ = input;
         Vec::new()
     }
-}
-
-/// Solves one input with a solver (a batch of one).
-pub fn solve_one<I: Clone, O: Default>(solver: &dyn Solve<I, O>, input: &I) -> O {
-    let mut out = [O::default()];
-    solver.solve_batch(std::slice::from_ref(input), &mut out);
-    let [o] = out;
-    o
 }

@@ -106,6 +106,44 @@ fn bad_input_is_one_line_and_exit_code_2() {
     std::fs::remove_file(&bad_file).unwrap();
 }
 
+/// A variant named on the command line runs even where the cost model
+/// would skip it in `check` and `bench`, with a note; only an estimate of
+/// hours asks for `--force`, and says so in one line.
+#[test]
+fn solve_runs_a_named_slow_variant_and_asks_force_only_for_hours() {
+    let slow = bitbench(&["solve", "cephalopod", "--variant", "memo", "20 000/010/000"]);
+    let fast = bitbench(&[
+        "solve",
+        "cephalopod",
+        "--variant",
+        "front",
+        "20 000/010/000",
+    ]);
+    assert!(slow.status.success(), "{}", stderr(&slow));
+    assert_eq!(stdout(&slow), stdout(&fast));
+    assert!(stderr(&slow).contains("note: memo on '20 000/010/000' is slow"));
+
+    let naive = bitbench(&["solve", "cephalopod", "--variant", "naive", "8 000/010/000"]);
+    assert!(naive.status.success(), "{}", stderr(&naive));
+    let front = bitbench(&["solve", "cephalopod", "--variant", "front", "8 000/010/000"]);
+    assert_eq!(stdout(&naive), stdout(&front));
+
+    let hours = bitbench(&[
+        "solve",
+        "cephalopod",
+        "--variant",
+        "naive",
+        "20 000/010/000",
+    ]);
+    let err = stderr(&hours);
+    assert_eq!(hours.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("over 3e11 paths") && err.contains("--force"),
+        "{err}"
+    );
+}
+
 #[test]
 fn check_passes_with_the_oracle_skipped_where_too_slow() {
     let out = bitbench(&["check", "cephalopod", "--cases", "20", "--seed", "3"]);

@@ -23,6 +23,10 @@ pub const CEPHALOPOD: Cephalopod = Cephalopod;
 /// milliseconds a solve).
 pub const NAIVE_PATHS: u64 = 2_000_000;
 
+/// Paths beyond which `naive` runs for an hour or more (it visits about 80
+/// million a second on a Zen 5 core), so `solve` asks for `--force`.
+const NAIVE_HOURS: u64 = 300_000_000_000;
+
 /// Variants that cache (board, depth) pairs without symmetry take seconds on
 /// problems of at most this rank...
 const SLOW_RANK: u32 = 9;
@@ -239,6 +243,16 @@ impl Workload for Cephalopod {
             }
             _ => None,
         }
+    }
+    fn impractical(&self, variant: &str, input: &Problem) -> Option<String> {
+        (variant == "naive"
+            && cephalopod::path_count(input.depth, input.board, NAIVE_HOURS).is_none())
+        .then(|| {
+            format!(
+                "over {NAIVE_HOURS:e} paths; naive visits every path, about 80 million a \
+                 second on a recent core: hours"
+            )
+        })
     }
     /// One move less deep, or one die fewer.
     fn shrink(&self, input: &Problem) -> Vec<Problem> {

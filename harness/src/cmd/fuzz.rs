@@ -460,6 +460,6 @@ Reproduce with:
     fn unknown_sanitizer_is_a_usage_error() {
         assert_eq!(Build::choose("none"), Ok(Build::Plain));
         assert_eq!(Build::choose("address"), Ok(Build::Address));
-        assert_eq!(Build::choose("thread").map_err(|e| e.code), Err(2));
+        assert!(matches!(Build::choose("thread"), Err(CliError::Usage(_))));
     }
 }

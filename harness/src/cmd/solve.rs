@@ -1,18 +1,42 @@
 //! `bitbench solve`: answer inputs given on the command line or in a file.
+//!
+//! A variant the user names runs even where the cost model would skip it in
+//! `check` and `bench` (a note says so on stderr): the user asked for it.
+//! Only where the model estimates it would practically never finish does
+//! `solve` print the estimate and ask for `--force`.
 
 use crate::erased::build_solver;
 use crate::error::CliError;
-use crate::workload::{Workload, solve_one};
+use crate::verify;
+use crate::workload::Workload;
 
-/// Solves each input with `variant` (empty: the declared default) and
-/// returns one formatted output per input.
+/// What `solve` should answer, and how.
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest<'a> {
+    /// The variant; empty means the declared default.
+    pub variant: &'a str,
+    /// Inputs in the workload's text format.
+    pub inputs: &'a [String],
+    /// A file of further inputs.
+    pub input_file: Option<&'a str>,
+    /// `text` or one of the workload's output formats.
+    pub format: &'a str,
+    /// Run even what the cost model calls impractical.
+    pub force: bool,
+}
+
+/// Solves each input and returns one formatted output per input.
 pub fn solve<W: Workload + ?Sized>(
     w: &W,
-    variant: &str,
-    texts: &[String],
-    input_file: Option<&str>,
-    format: &str,
+    request: &SolveRequest<'_>,
 ) -> Result<Vec<String>, CliError> {
+    let SolveRequest {
+        variant,
+        inputs: texts,
+        input_file,
+        format,
+        force,
+    } = *request;
     let variant = if variant.is_empty() {
         w.default_variant()
     } else {
@@ -48,16 +72,30 @@ pub fn solve<W: Workload + ?Sized>(
             "no input: give INPUT arguments or --input-file FILE",
         ));
     }
+    for input in &inputs {
+        let text = w.format_input(input);
+        if let Some(estimate) = w.impractical(variant, input).filter(|_| !force) {
+            return Err(CliError::usage(format!(
+                "variant '{variant}' would practically never finish on '{text}' ({estimate}); \
+                 pass --force to run it anyway, or choose another --variant"
+            )));
+        }
+        if let Some(reason) = w.skip(variant, input) {
+            eprintln!("note: {variant} on '{text}' is slow ({reason}); running it as asked");
+        }
+    }
     inputs
         .iter()
         .map(|input| {
-            if let Some(reason) = w.skip(variant, input) {
-                return Err(CliError::usage(format!(
-                    "variant '{variant}' would take too long on '{}' ({reason}); choose another --variant",
-                    w.format_input(input)
-                )));
-            }
-            let out = solve_one(&*solver, input);
+            let out = verify::solve(&*solver, std::slice::from_ref(input))
+                .map_err(|panic| {
+                    CliError::failed(format!(
+                        "{}: {variant} {panic} on '{}'",
+                        w.name(),
+                        w.format_input(input)
+                    ))
+                })?
+                .remove(0);
             Ok(if format == "text" {
                 w.format_output(&out)
             } else {
