@@ -111,7 +111,7 @@ enum Command {
         /// Seed of the generated inputs.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Results file; default: results/bench-<timestamp>.json.
+        /// Results file; default: results/bench-TIMESTAMP.json.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Variant the printed speedups are over (measured too, needs one

@@ -110,7 +110,7 @@ impl<W: Workload> DynWorkload for W {
 
 /// Looks up a variant and builds it, with the CLI's error for each way that
 /// can fail.
-pub fn build_solver<W: Workload + ?Sized>(
+pub(crate) fn build_solver<W: Workload + ?Sized>(
     workload: &W,
     variant: &str,
 ) -> Result<Box<dyn Solve<W::Input, W::Output>>, CliError> {

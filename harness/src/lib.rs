@@ -14,27 +14,39 @@
 //! bitbench = { version = "0.1", default-features = false }
 //! ```
 
-pub mod batch;
-pub mod bench;
+// The API: a kernel's adapter, the entry point and the built-in suite.
 #[cfg(feature = "suite")]
 pub mod builtin;
-pub mod check;
 pub mod cli;
-pub mod cmd;
-#[cfg(feature = "count")]
-pub mod counting;
 mod entry;
 mod erased;
 pub mod error;
-mod guard;
-pub mod levels;
-pub mod machine;
-pub mod out;
-pub mod progress;
-pub mod stats;
-mod verify;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
-pub use erased::{DynWorkload, build_solver};
+pub use erased::DynWorkload;
 pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
+
+// The engines. Public only for our own benches and tests, which are
+// separate crates; hidden from the docs because they are not API.
+#[doc(hidden)]
+pub mod batch;
+#[doc(hidden)]
+pub mod bench;
+#[doc(hidden)]
+pub mod check;
+#[doc(hidden)]
+pub mod cmd;
+#[cfg(feature = "count")]
+#[doc(hidden)]
+pub mod counting;
+mod guard;
+#[doc(hidden)]
+pub mod levels;
+#[doc(hidden)]
+pub mod machine;
+#[doc(hidden)]
+pub mod out;
+mod progress;
+mod stats;
+mod verify;

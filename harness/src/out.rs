@@ -11,7 +11,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-/// Why standard output can no longer be written: the payload [`write`]
+/// Why standard output can no longer be written: what [`write`](fn@write)
 /// unwinds with, caught by [`crate::cli::main`].
 #[derive(Debug)]
 pub struct StdoutClosed(pub io::Error);

@@ -36,7 +36,7 @@ pub struct Args {
     /// Seed of the generated inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output directory; default: results/matrix-<timestamp>.
+    /// Output directory; default: results/matrix-TIMESTAMP.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
