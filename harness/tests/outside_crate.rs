@@ -6,7 +6,8 @@
 //! a temporary directory, builds it into this workspace's target directory
 //! with this workspace's lock file and release profile (so only the toy and
 //! the library are compiled), and runs `check`, `bench --quick` and, where
-//! valgrind is installed, `count` through the toy's own binary. A second
+//! valgrind is installed, `count` through the toy's own binary, and a
+//! one-level `matrix`, which rebuilds that binary from the toy's manifest. A second
 //! binary of the toy registers broken workloads, which must be clear
 //! errors naming the workload, never a crash or a timing.
 
@@ -118,8 +119,9 @@ fn workspace() -> PathBuf {
         .to_owned()
 }
 
-/// Writes the toy crate and builds its two binaries; returns their paths.
-fn build_toy() -> (PathBuf, PathBuf) {
+/// Writes the toy crate and builds its two binaries; returns the crate's
+/// directory and the binaries' paths.
+fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("bitbench-toy-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
     let manifest = format!(
@@ -166,7 +168,7 @@ lto = "thin"
             .join("release")
             .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
     };
-    (exe("toy-kernel"), exe("toy-broken"))
+    (dir, exe("toy-kernel"), exe("toy-broken"))
 }
 
 fn run(exe: &Path, args: &[&str], broken: &str) -> Output {
@@ -194,7 +196,7 @@ fn records(path: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn an_outside_crate_gets_the_whole_command_line() {
-    let (toy, broken) = build_toy();
+    let (crate_dir, toy, broken) = build_toy();
     let scratch = std::env::temp_dir().join(format!("bitbench-toy-out-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
 
@@ -244,6 +246,28 @@ fn an_outside_crate_gets_the_whole_command_line() {
         assert_eq!(counted.len(), 2, "{out}{err}");
         assert!(counted.iter().all(|r| r["median"].as_f64().unwrap() > 1.0));
     }
+
+    // matrix rebuilds the toy's own binary at a level, from its own
+    // manifest, and merges the level's records.
+    let matrix_dir = scratch.join("matrix");
+    let matrix = run(
+        &toy,
+        &[
+            "matrix",
+            "--levels",
+            "x86-64-v2",
+            "--out",
+            matrix_dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    let (out, err) = text(&matrix);
+    assert!(matrix.status.success(), "{out}{err}");
+    let at_level: Vec<_> = records(&matrix_dir.join("matrix.json"))
+        .into_iter()
+        .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok")
+        .collect();
+    assert_eq!(at_level.len(), 2, "{out}{err}");
 
     // Broken registrations: one line naming the workload, exit 2.
     for (which, message) in [
@@ -307,4 +331,5 @@ fn an_outside_crate_gets_the_whole_command_line() {
         "{popcnt}"
     );
     std::fs::remove_dir_all(&scratch).ok();
+    std::fs::remove_dir_all(&crate_dir).ok();
 }
