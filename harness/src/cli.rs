@@ -153,7 +153,34 @@ enum Command {
 }
 
 /// Runs the command line over `workloads`, built as `origin` says; what
-/// [`main!`](crate::main!) expands to.
+/// [`main!`](crate::main!) expands to. Call it yourself to choose the
+/// workloads at run time:
+///
+/// ```no_run
+/// # struct Mine;
+/// # impl bitbench::Workload for Mine {
+/// #     type Input = u8; type Output = u8;
+/// #     fn name(&self) -> &'static str { "mine" }
+/// #     fn description(&self) -> &'static str { "" }
+/// #     fn unit(&self) -> &'static str { "bytes" }
+/// #     fn variants(&self) -> Vec<bitbench::VariantInfo> { vec![] }
+/// #     fn default_variant(&self) -> &'static str { "" }
+/// #     fn solver(&self, _: &str) -> Option<Box<dyn bitbench::Solve<u8, u8>>> { None }
+/// #     fn input_sets(&self) -> Vec<bitbench::InputSetInfo> { vec![] }
+/// #     fn bench_sets(&self, _: bool) -> Vec<String> { vec![] }
+/// #     fn check_sets(&self) -> Vec<String> { vec![] }
+/// #     fn generate(&self, _: &str, _: u64, _: usize) -> Result<Vec<u8>, String> { Ok(vec![]) }
+/// #     fn parse_input(&self, _: &str) -> Result<u8, String> { Ok(0) }
+/// #     fn format_input(&self, _: &u8) -> String { String::new() }
+/// #     fn format_output(&self, _: &u8) -> String { String::new() }
+/// #     fn same(&self, a: &u8, b: &u8) -> bool { a == b }
+/// # }
+/// static WORKLOADS: &[&dyn bitbench::DynWorkload] = &[&Mine];
+///
+/// fn main() -> std::process::ExitCode {
+///     bitbench::cli::main(WORKLOADS, bitbench::origin!())
+/// }
+/// ```
 pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> ExitCode {
     let suite = match Suite::new(workloads, origin) {
         Ok(suite) => suite,

@@ -21,6 +21,15 @@ impl VariantInfo {
     /// Builds the entry for a registry variant from the CPU features it
     /// needs, detected at run time: availability is known without building
     /// the variant (some build tables for milliseconds).
+    ///
+    /// ```
+    /// use bitbench::VariantInfo;
+    ///
+    /// let portable = VariantInfo::new("swar", "64-bit words as lanes", &[]);
+    /// assert_eq!(portable.unavailable, None);
+    /// let future = VariantInfo::new("wide", "a feature no CPU has", &["no-such-feature"]);
+    /// assert_eq!(future.unavailable.as_deref(), Some("this CPU lacks no-such-feature"));
+    /// ```
     pub fn new(name: &'static str, description: &'static str, features: &[&str]) -> Self {
         // Name only what is missing: "lacks avx512f+avx512bw", not every
         // feature the variant uses.
@@ -62,10 +71,13 @@ pub trait Solve<I, O>: Send + Sync {
     fn solve_batch(&self, inputs: &[I], out: &mut [O]);
 }
 
-/// A kernel as the harness sees it.
+/// A kernel as bitbench sees it: implement this for your kernel and pass
+/// it to [`main!`](crate::main!), whose docs show a complete example.
 ///
-/// Inputs and outputs are the impls crate's own types; the adapter supplies
-/// the names, text formats, generators and the cost model.
+/// Inputs and outputs are the kernel crate's own types; the adapter
+/// supplies the names, text formats, generators and the cost model. The
+/// first of [`Workload::variants`] is the oracle every other variant is
+/// checked against.
 pub trait Workload: Send + Sync + 'static {
     /// One problem instance (a board, a position, a depth and board, ...).
     type Input: Clone + Send + Sync + 'static;
