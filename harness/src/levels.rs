@@ -121,7 +121,12 @@ pub(crate) fn detected(feature: &str) -> Option<bool> {
             "avx512bw",
             "avx512cd",
             "avx512dq",
-            "avx512vl"
+            "avx512vl",
+            "avx512vpopcntdq",
+            "avx512bitalg",
+            "avx512vbmi",
+            "gfni",
+            "vpclmulqdq"
         )
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -114,7 +114,16 @@ pub trait Workload: Send + Sync + 'static {
         let _ = quick;
         vec![name.to_owned()]
     }
-    /// Sweeps the main job measures with the fastest available variant only
+    /// The parameters of input set `name` (already expanded), in a fixed
+    /// order: `[("density", 0.5)]`, `[("rank", 3.0), ("depth", 20.0)]`.
+    /// Every record carries them; the report draws sets with one parameter
+    /// as a line chart over it and sets with two as a heatmap. Default:
+    /// none (the set is a bar-chart headline).
+    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
+        let _ = name;
+        Vec::new()
+    }
+    /// Sweeps the main job measures with the declared default variant only
     /// (quick), so its report has the sweep charts (density lines, the
     /// rank-by-depth heatmap) without timing every variant on every cell.
     fn sweep_sets(&self) -> Vec<String> {
