@@ -10,7 +10,7 @@ use crate::check::{self, CheckOptions, CheckReport};
 use crate::cmd::solve::SolveRequest;
 use crate::error::CliError;
 use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
-use reports::Record;
+use reports::{Parameter, Record};
 
 /// A type-erased workload: what the CLI holds in its registry.
 pub trait DynWorkload: Send + Sync {
@@ -46,6 +46,9 @@ pub trait DynWorkload: Send + Sync {
     /// The input sets measured for `named` (empty: the `bench` defaults),
     /// sweeps expanded into their members.
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
+    /// Fills in what every record of this workload says about itself: its
+    /// input set's parameters and the workload's oracle.
+    fn annotate(&self, records: &mut [Record]);
     /// Prepares one (variant, input set) batch for an outside measuring
     /// tool (criterion, gungraun), see [`batch::prepare`].
     fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
@@ -84,7 +87,9 @@ impl<W: Workload> DynWorkload for W {
         check::run(self, options)
     }
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
-        bench::run(self, options)
+        let mut records = bench::run(self, options)?;
+        DynWorkload::annotate(self, &mut records);
+        Ok(records)
     }
     fn sweep_sets(&self) -> Vec<String> {
         Workload::sweep_sets(self)
@@ -102,6 +107,22 @@ impl<W: Workload> DynWorkload for W {
             .iter()
             .flat_map(|s| self.expand_set(s, quick))
             .collect()
+    }
+    fn annotate(&self, records: &mut [Record]) {
+        let oracle = Workload::variants(self).first().map(|v| v.name.to_owned());
+        for r in records
+            .iter_mut()
+            .filter(|r| r.workload == Workload::name(self))
+        {
+            r.parameters = Workload::parameters(self, &r.input_set)
+                .into_iter()
+                .map(|(name, value)| Parameter {
+                    name: name.to_owned(),
+                    value,
+                })
+                .collect();
+            r.oracle.clone_from(&oracle);
+        }
     }
     fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
         batch::prepare(self, request)

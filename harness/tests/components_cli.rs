@@ -121,7 +121,7 @@ fn bench_verifies_times_and_writes_the_results_file() {
     ]);
     let text = stdout(&out);
     assert!(text.contains("speedup over naive-bfs"), "{text}");
-    assert_eq!(results["schema"], 1);
+    assert_eq!(results["schema"], reports::SCHEMA);
     let records = results["records"].as_array().unwrap();
     let list = bitbench(&["list", "--json"]);
     let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
@@ -144,6 +144,13 @@ fn bench_verifies_times_and_writes_the_results_file() {
                 "skipped"
             };
             assert_eq!(r["status"], expected_status, "{r}");
+            assert_eq!(r["oracle"], "naive-bfs", "{r}");
+            let parameters = if set == "game" {
+                serde_json::Value::Null
+            } else {
+                serde_json::json!([{ "name": "density", "value": 0.5 }])
+            };
+            assert_eq!(r["parameters"], parameters, "{r}");
             if expected_status == "ok" {
                 assert!(r["median"].as_f64().unwrap() > 0.0, "{r}");
                 assert!(r["samples"].as_u64().unwrap() >= 3, "{r}");

@@ -4,7 +4,7 @@
 //! a message where Chromium is not installed; `.ci/install-chromium`
 //! installs it).
 
-use reports::{Build, Machine, Metric, Record, ResultsFile, SCHEMA, Status};
+use reports::{Build, Machine, Metric, Parameter, Record, ResultsFile, SCHEMA, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 mod common;
@@ -39,7 +39,28 @@ fn record(
         max: median,
         samples: 5,
         elements_per_sample: 100,
+        oracle: Some(
+            match workload {
+                "components" => "naive-bfs",
+                _ => "naive",
+            }
+            .into(),
+        ),
         ..Record::default()
+    }
+}
+
+/// `r` on a set with these parameters.
+fn with(r: Record, parameters: &[(&str, f64)]) -> Record {
+    Record {
+        parameters: parameters
+            .iter()
+            .map(|&(name, value)| Parameter {
+                name: name.into(),
+                value,
+            })
+            .collect(),
+        ..r
     }
 }
 
@@ -51,13 +72,16 @@ fn results(path: &Path, slowdown: f64) {
         let t = slowdown * 800.0 / (1.0 + 3.0 * i as f64);
         records.push(record("components", v, "seed", Metric::Time, "ns/board", t));
         for p in [0.2, 0.5, 0.8] {
-            records.push(record(
-                "components",
-                v,
-                &format!("density:{p}"),
-                Metric::Time,
-                "ns/board",
-                t * (0.5 + p),
+            records.push(with(
+                record(
+                    "components",
+                    v,
+                    &format!("density:{p}"),
+                    Metric::Time,
+                    "ns/board",
+                    t * (0.5 + p),
+                ),
+                &[("density", p)],
             ));
         }
     }
@@ -80,13 +104,16 @@ fn results(path: &Path, slowdown: f64) {
     for r in 0..3u32 {
         for d in 6..10u32 {
             let ns = 1e3 * f64::from(d * d) / f64::from(r + 1);
-            records.push(record(
-                "cephalopod",
-                "swar",
-                &format!("rank:{r} depth:{d}"),
-                Metric::Time,
-                "ns/solve",
-                ns,
+            records.push(with(
+                record(
+                    "cephalopod",
+                    "swar",
+                    &format!("rank:{r} depth:{d}"),
+                    Metric::Time,
+                    "ns/solve",
+                    ns,
+                ),
+                &[("rank", f64::from(r)), ("depth", f64::from(d))],
             ));
         }
     }

@@ -6,7 +6,7 @@
 //! variant, input set and *series group*: the (source, target-cpu) pair
 //! that one measured binary produced.
 
-use crate::results::{Metric, Record, ResultsError, ResultsFile, Status};
+use crate::results::{Metric, Parameter, Record, ResultsError, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 
 /// One results file and the label its series carry in charts.
@@ -70,37 +70,23 @@ pub(crate) struct Entry<'a> {
     pub record: &'a Record,
 }
 
-/// What an input set's name says about the sweep it belongs to.
+/// Where a record's input set sits, by its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum SetKind {
-    /// `density:P` — a point of a density sweep.
-    Density(f64),
-    /// `rank:R depth:D` — a cell of the rank-by-depth grid.
-    RankDepth { rank: u32, depth: u32 },
-    /// Anything else: shown in the per-set bar charts.
+pub(crate) enum SetKind<'r> {
+    /// One parameter: a point of a line chart over it.
+    Sweep(&'r Parameter),
+    /// Two parameters: a cell of a heatmap (rows by the first).
+    Grid(&'r Parameter, &'r Parameter),
+    /// None (or more than two): shown in the per-set bar charts.
     Headline,
 }
 
-impl SetKind {
-    /// Classifies a set by its name alone.
-    pub fn of(name: &str) -> SetKind {
-        if let Some(p) = name
-            .strip_prefix("density:")
-            .and_then(|p| p.parse::<f64>().ok())
-            .filter(|p| p.is_finite())
-        {
-            return SetKind::Density(p);
-        }
-        let (mut rank, mut depth, mut other) = (None, None, false);
-        for part in name.split_whitespace() {
-            match part.split_once(':') {
-                Some(("rank", v)) => rank = v.parse().ok(),
-                Some(("depth", v)) => depth = v.parse().ok(),
-                _ => other = true,
-            }
-        }
-        match (rank, depth, other) {
-            (Some(rank), Some(depth), false) => SetKind::RankDepth { rank, depth },
+impl<'r> SetKind<'r> {
+    /// Classifies a record's set by its parameters.
+    pub fn of(record: &'r Record) -> SetKind<'r> {
+        match record.parameters.as_slice() {
+            [p] => SetKind::Sweep(p),
+            [row, col] => SetKind::Grid(row, col),
             _ => SetKind::Headline,
         }
     }
@@ -110,7 +96,8 @@ impl SetKind {
 #[derive(Debug)]
 pub(crate) struct WorkloadView<'a> {
     pub name: String,
-    /// Variants in file order; the first is the oracle. Index = colour.
+    /// Variants in file order (bitbench writes the oracle first). Index =
+    /// colour.
     pub variants: Vec<String>,
     /// Series groups in first-seen order.
     pub groups: Vec<Group>,
@@ -177,9 +164,9 @@ impl<'a> WorkloadView<'a> {
         views
     }
 
-    /// The oracle: the first variant in file order (the harness writes it first).
-    pub fn oracle(&self) -> &str {
-        &self.variants[0]
+    /// The workload's oracle as its records name it, if they do.
+    pub fn oracle(&self) -> Option<&'a str> {
+        self.entries.iter().find_map(|e| e.record.oracle.as_deref())
     }
 
     /// Index of a variant (its colour).
@@ -217,7 +204,7 @@ impl<'a> WorkloadView<'a> {
         let mut sets: Vec<&'a str> = Vec::new();
         for e in self.metric(metric) {
             let r = e.record;
-            if unit.is_some_and(|u| u != r.unit) || SetKind::of(&r.input_set) != SetKind::Headline {
+            if unit.is_some_and(|u| u != r.unit) || SetKind::of(r) != SetKind::Headline {
                 continue;
             }
             if !sets.contains(&r.input_set.as_str()) {
@@ -268,30 +255,4 @@ fn ambiguous_levels(records: &[Record]) -> Vec<&str> {
 /// The measured value of a record, when it holds one.
 pub(crate) fn ok_median(r: &Record) -> Option<f64> {
     (r.status == Status::Ok && r.median.is_finite() && r.median > 0.0).then_some(r.median)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn set_kinds_from_names() {
-        assert_eq!(SetKind::of("density:0.35"), SetKind::Density(0.35));
-        assert_eq!(
-            SetKind::of("rank:3 depth:20"),
-            SetKind::RankDepth { rank: 3, depth: 20 }
-        );
-        for headline in [
-            "seed",
-            "official:5",
-            "empty:20",
-            "rank:3",
-            "rank:3 depth:x",
-            "density:x",
-            "7x6k4/random:20",
-            "rank:1 depth:2 extra",
-        ] {
-            assert_eq!(SetKind::of(headline), SetKind::Headline, "{headline}");
-        }
-    }
 }

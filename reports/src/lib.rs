@@ -11,6 +11,7 @@ pub mod compare;
 mod dataset;
 pub mod export;
 mod font;
+mod migrate;
 mod page;
 mod palette;
 mod plan;
@@ -23,5 +24,5 @@ pub use dataset::Source;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
-    Build, Machine, Metric, Record, RecordKey, ResultsError, ResultsFile, SCHEMA, Status,
+    Build, Machine, Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, SCHEMA, Status,
 };

@@ -88,7 +88,7 @@ pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<Plan
         } else {
             charts.extend(time_charts(view, &sets, notes));
         }
-        charts.extend(density(view));
+        charts.extend(sweeps(view));
         charts.extend(heatmaps(view));
     }
     let counted: Vec<&str> = view.headline_sets(Metric::Instructions, None);
@@ -177,7 +177,7 @@ fn bars(
     let legend: Vec<LegendItem> = variants
         .iter()
         .map(|v| LegendItem {
-            text: if *v == view.oracle() {
+            text: if Some(*v) == view.oracle() {
                 format!("{v} (oracle)")
             } else {
                 (*v).to_owned()
@@ -335,7 +335,7 @@ fn time_charts(
         .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
         .collect();
     let variants: Vec<&str> = view.variants.iter().map(String::as_str).collect();
-    let Some(reference) = speedup_reference(Some(view.oracle()), &variants, &rows, |v, &(s, g)| {
+    let Some(reference) = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| {
         view.find(v, s, g, Metric::Time).and_then(ns)
     }) else {
         return out;
@@ -408,26 +408,52 @@ fn time_charts(
     out
 }
 
-/// A line per (variant, group) over the `density:P` sets.
-fn density(view: &WorkloadView<'_>) -> Option<PlannedChart> {
+/// Names of `view`'s parameters swept alone (one per set) or in pairs,
+/// in first-seen order.
+fn swept<'a>(view: &WorkloadView<'a>, pairs: bool) -> Vec<(&'a str, &'a str)> {
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    for e in view.metric(Metric::Time) {
+        let key = match SetKind::of(e.record) {
+            SetKind::Sweep(p) if !pairs => (p.name.as_str(), ""),
+            SetKind::Grid(r, c) if pairs => (r.name.as_str(), c.name.as_str()),
+            _ => continue,
+        };
+        if !names.contains(&key) {
+            names.push(key);
+        }
+    }
+    names
+}
+
+/// One line chart per parameter swept alone: a line per (variant, group)
+/// of time per element against the parameter.
+fn sweeps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
+    swept(view, false)
+        .into_iter()
+        .filter_map(|(name, _)| sweep(view, name))
+        .collect()
+}
+
+fn sweep(view: &WorkloadView<'_>, name: &str) -> Option<PlannedChart> {
     let w = &view.name;
     let el = element(view);
-    let mut series = Vec::new();
+    let point = |r: &Record| match SetKind::of(r) {
+        SetKind::Sweep(p) if p.name == name => Some(p.value),
+        _ => None,
+    };
     let all: Vec<f64> = view
         .metric(Metric::Time)
-        .filter(|e| matches!(SetKind::of(&e.record.input_set), SetKind::Density(_)))
+        .filter(|e| point(e.record).is_some())
         .filter_map(|e| ns(e.record))
         .collect();
     let unit = time_unit(geomean(all.iter().copied())?);
+    let mut series = Vec::new();
     for g in 0..view.groups.len() {
         for (vi, v) in view.variants.iter().enumerate() {
             let mut points: Vec<(f64, f64)> = view
                 .metric(Metric::Time)
                 .filter(|e| e.group == g && e.record.variant == *v)
-                .filter_map(|e| match SetKind::of(&e.record.input_set) {
-                    SetKind::Density(p) => ns(e.record).map(|t| (p, t / unit.ns)),
-                    _ => None,
-                })
+                .filter_map(|e| Some((point(e.record)?, ns(e.record)? / unit.ns)))
                 .collect();
             if points.is_empty() {
                 continue;
@@ -445,18 +471,18 @@ fn density(view: &WorkloadView<'_>) -> Option<PlannedChart> {
             });
         }
     }
-    let title = format!("{w}: time per {el} against density");
+    let title = format!("{w}: time per {el} against {name}");
     Some(PlannedChart {
-        stem: format!("{}-density", slug(w)),
+        stem: format!("{}-{}", slug(w), slug(name)),
         title: title.clone(),
         caption: format!(
-            "Median time per {el} ({}) on the `density:P` input sets, one line per variant; lower is better.",
+            "Median time per {el} ({}) on the input sets swept over `{name}`, one line per variant; lower is better.",
             unit.symbol
         ),
         figure: Planned::Lines(LineChart {
             title,
-            subtitle: "median per input set (density:P); lower is better".into(),
-            x_title: "density P (fraction of set bits)".into(),
+            subtitle: format!("median per input set, by {name}; lower is better"),
+            x_title: name.to_owned(),
             y_title: format!("time ({}/{el})", unit.symbol),
             legend_heading: if view.grouped() {
                 "variant · build".into()
@@ -468,70 +494,86 @@ fn density(view: &WorkloadView<'_>) -> Option<PlannedChart> {
     })
 }
 
-/// One heatmap per (variant, group) with `rank:R depth:D` timings.
+/// One heatmap per (pair of parameters, variant, group): time per element
+/// in each cell, rows by the first parameter.
 fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
     let w = &view.name;
     let el = element(view);
+    let pairs = swept(view, true);
     let mut out = Vec::new();
-    for g in 0..view.groups.len() {
-        for v in &view.variants {
-            let cells: Vec<(u32, u32, &Record)> = view
-                .metric(Metric::Time)
-                .filter(|e| e.group == g && e.record.variant == *v)
-                .filter_map(|e| match SetKind::of(&e.record.input_set) {
-                    SetKind::RankDepth { rank, depth } => Some((rank, depth, e.record)),
-                    _ => None,
-                })
-                .collect();
-            if cells.is_empty() {
-                continue;
+    for &(row_name, col_name) in &pairs {
+        let cell = |r: &Record| match SetKind::of(r) {
+            SetKind::Grid(a, b) if a.name == row_name && b.name == col_name => {
+                Some((a.value, b.value))
             }
-            let mut rows: Vec<u32> = cells.iter().map(|c| c.0).collect();
-            let mut cols: Vec<u32> = cells.iter().map(|c| c.1).collect();
-            rows.sort_unstable();
-            rows.dedup();
-            cols.sort_unstable();
-            cols.dedup();
-            let typical = geomean(cells.iter().filter_map(|c| ns(c.2))).unwrap_or(1.0);
-            let unit = time_unit(typical);
-            let cells = cells
-                .iter()
-                .map(|&(r, d, rec)| Cell {
-                    row: rows.binary_search(&r).unwrap_or(0),
-                    col: cols.binary_search(&d).unwrap_or(0),
-                    value: match (ns(rec), rec.status) {
-                        (Some(t), _) => CellValue::Ns(t),
-                        (None, Status::Error) => CellValue::Error,
-                        (None, _) => CellValue::Skipped,
-                    },
-                })
-                .collect();
-            let mut stem = format!("{}-heatmap-{}", slug(w), slug(v));
-            let mut which = v.clone();
-            if view.grouped() {
-                stem = format!("{stem}-{}", slug(&view.group_label(g)));
-                which = format!("{v}, {}", view.group_label(g));
+            _ => None,
+        };
+        for g in 0..view.groups.len() {
+            for v in &view.variants {
+                let cells: Vec<(f64, f64, &Record)> = view
+                    .metric(Metric::Time)
+                    .filter(|e| e.group == g && e.record.variant == *v)
+                    .filter_map(|e| cell(e.record).map(|(r, c)| (r, c, e.record)))
+                    .collect();
+                if cells.is_empty() {
+                    continue;
+                }
+                let axis = |values: Vec<f64>| {
+                    let mut values = values;
+                    values.sort_by(f64::total_cmp);
+                    values.dedup();
+                    values
+                };
+                let rows = axis(cells.iter().map(|c| c.0).collect());
+                let cols = axis(cells.iter().map(|c| c.1).collect());
+                let index = |axis: &[f64], v: f64| axis.iter().position(|&a| a == v).unwrap_or(0);
+                let typical = geomean(cells.iter().filter_map(|c| ns(c.2))).unwrap_or(1.0);
+                let unit = time_unit(typical);
+                let cells = cells
+                    .iter()
+                    .map(|&(r, c, rec)| Cell {
+                        row: index(&rows, r),
+                        col: index(&cols, c),
+                        value: match (ns(rec), rec.status) {
+                            (Some(t), _) => CellValue::Ns(t),
+                            (None, Status::Error) => CellValue::Error,
+                            (None, _) => CellValue::Skipped,
+                        },
+                    })
+                    .collect();
+                let mut stem = format!("{}-heatmap-{}", slug(w), slug(v));
+                if pairs.len() > 1 {
+                    stem = format!("{stem}-{}-{}", slug(row_name), slug(col_name));
+                }
+                let mut which = v.clone();
+                if view.grouped() {
+                    stem = format!("{stem}-{}", slug(&view.group_label(g)));
+                    which = format!("{v}, {}", view.group_label(g));
+                }
+                let title = format!("{w}: time per {el} by {row_name} and {col_name} ({which})");
+                out.push(PlannedChart {
+                    stem,
+                    title: title.clone(),
+                    caption: format!(
+                        "Median time per {el} in {} for every input set with parameters `{row_name}` (rows, smallest at the bottom) and `{col_name}` (columns), log colour scale.",
+                        unit.symbol
+                    ),
+                    figure: Planned::Heat(Heatmap {
+                        title,
+                        subtitle: format!(
+                            "median {}/{el} printed in each cell; log colour scale",
+                            unit.symbol
+                        ),
+                        x_title: col_name.to_owned(),
+                        y_title: row_name.to_owned(),
+                        rows,
+                        cols,
+                        cells,
+                        unit,
+                        element: el.clone(),
+                    }),
+                });
             }
-            let title = format!("{w}: time per {el} by rank and max depth ({which})");
-            out.push(PlannedChart {
-                stem,
-                title: title.clone(),
-                caption: format!(
-                    "Median time per {el} in {} for every `rank:R depth:D` input set (rank R rows, 0 at the bottom; max depth D columns), log colour scale.",
-                    unit.symbol
-                ),
-                figure: Planned::Heat(Heatmap {
-                    title,
-                    subtitle: format!("median {}/{el} printed in each cell; log colour scale", unit.symbol),
-                    x_title: "max depth D".into(),
-                    y_title: "rank R".into(),
-                    rows,
-                    cols,
-                    cells,
-                    unit,
-                    element: el.clone(),
-                }),
-            });
         }
     }
     out

@@ -8,6 +8,7 @@ use crate::chart::{self, Figure};
 use crate::dataset::{Source, WorkloadView};
 use crate::page;
 use crate::plan::{self, Planned, ns};
+use crate::reference::speedup_reference;
 use crate::results::{Metric, Record, Status};
 use crate::scale::geomean;
 use std::fmt;
@@ -200,8 +201,19 @@ pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
     WorkloadView::all(sources)
         .iter()
         .map(|view| {
-            let oracle = view.oracle().to_owned();
             let headline = view.headline_sets(Metric::Time, None);
+            let rows: Vec<(&str, usize)> = headline
+                .iter()
+                .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+                .collect();
+            let names: Vec<&str> = view.variants.iter().map(String::as_str).collect();
+            let oracle = speedup_reference(view.oracle(), &names, &rows, |v, &(s, g)| {
+                view.find(v, s, g, Metric::Time).and_then(ns)
+            })
+            .map_or_else(
+                || view.oracle().unwrap_or("the oracle").to_owned(),
+                |r| r.variant.to_owned(),
+            );
             let timed = |v: &str| -> Timings<'_> {
                 view.metric(Metric::Time)
                     .filter(|e| {

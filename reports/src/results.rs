@@ -10,11 +10,16 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The schema version this build writes and reads.
+/// The schema version this build writes.
 ///
-/// Bump it when a field changes meaning or a required field is added;
-/// readers reject files with another major version instead of guessing.
-pub const SCHEMA: u32 = 1;
+/// Bump it when a field changes meaning or a required field is added, and
+/// teach `migrate.rs` to bring the older version up to it: files of
+/// every older version are read, never refused. History:
+/// 1. the first;
+/// 2. records carry their input set's `parameters` and the workload's
+///    `oracle` (before, reports read sweeps from set names and took the
+///    first variant in a file as the oracle).
+pub const SCHEMA: u32 = 2;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -142,6 +147,23 @@ pub struct Record {
     /// Where the record came from when files were merged (a label or path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The input set's parameters, in the workload's order: one makes the
+    /// set a point of a line chart, two a cell of a heatmap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<Parameter>,
+    /// The workload's oracle, the reference of its speedups (whether or
+    /// not this run measured it); `None` when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oracle: Option<String>,
+}
+
+/// One named parameter of an input set, e.g. `density` = 0.5.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Parameter {
+    /// Its name, e.g. `density`, `rank`, `bytes`.
+    pub name: String,
+    /// Its value.
+    pub value: f64,
 }
 
 impl Record {
@@ -195,7 +217,7 @@ impl fmt::Display for ResultsError {
             }
             ResultsError::Schema(p, v) => write!(
                 f,
-                "{}: results schema {v} is not supported (this build reads schema {SCHEMA})",
+                "{}: results schema {v} is not supported (this build reads schemas 1 to {SCHEMA}; a newer bitbench wrote it)",
                 p.display()
             ),
         }
@@ -217,7 +239,8 @@ impl ResultsFile {
         }
     }
 
-    /// Reads and validates a results file.
+    /// Reads and validates a results file, migrating an older schema to
+    /// the current one.
     pub fn read(path: &Path) -> Result<Self, ResultsError> {
         let text =
             std::fs::read_to_string(path).map_err(|e| ResultsError::Io(path.to_owned(), e))?;
@@ -232,10 +255,13 @@ impl ResultsFile {
         }
         let version: Version =
             serde_json::from_str(text).map_err(|e| ResultsError::Parse(path.to_owned(), e))?;
-        if version.schema != SCHEMA {
+        if version.schema == 0 || version.schema > SCHEMA {
             return Err(ResultsError::Schema(path.to_owned(), version.schema));
         }
-        serde_json::from_str(text).map_err(|e| ResultsError::Parse(path.to_owned(), e))
+        let mut file: ResultsFile =
+            serde_json::from_str(text).map_err(|e| ResultsError::Parse(path.to_owned(), e))?;
+        crate::migrate::to_current(&mut file);
+        Ok(file)
     }
 
     /// Writes the file atomically: a temporary file beside it, then a rename.

@@ -100,6 +100,12 @@ impl Workload for Cephalopod {
         Some(Box::new(Batch((v.make)()?)))
     }
 
+    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
+        match rank_depth(name) {
+            Some(Ok((rank, depth))) => vec![("rank", f64::from(rank)), ("depth", f64::from(depth))],
+            _ => Vec::new(),
+        }
+    }
     fn input_sets(&self) -> Vec<InputSetInfo> {
         vec![
             InputSetInfo {

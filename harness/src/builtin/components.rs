@@ -31,6 +31,16 @@ pub const GROUPS4: Components = Components {
     default: "groups4-swar-prefilter",
 };
 
+/// `P` of `density:P`, checked to lie in (0, 1).
+fn density(name: &str) -> Option<Result<f64, String>> {
+    let p = name.strip_prefix("density:")?;
+    Some(match p.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        Ok(p) => Err(format!("density {p} is outside (0, 1)")),
+        Err(_) => Err(format!("density '{p}' is not a number")),
+    })
+}
+
 /// Densities of the sweep, 0.05 to 0.95 in steps of 0.05.
 fn sweep() -> impl Iterator<Item = String> {
     // Dividing (rather than multiplying by 0.05) gives the double nearest to
@@ -118,19 +128,19 @@ impl Workload for Components {
             _ => vec![name.to_owned()],
         }
     }
+    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
+        match density(name) {
+            Some(Ok(p)) => vec![("density", p)],
+            _ => Vec::new(),
+        }
+    }
     fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Board>, String> {
-        match name.split_once(':') {
-            Some(("density", p)) => {
-                let p: f64 = p
-                    .parse()
-                    .map_err(|_| format!("density '{p}' is not a number"))?;
-                if !(p > 0.0 && p < 1.0) {
-                    return Err(format!("density {p} is outside (0, 1)"));
-                }
-                Ok(components::inputs::density(p, seed, n))
-            }
-            None if name == "seed" => Ok(components::inputs::seed_set(seed, n)),
-            None if name == "game" => Ok(components::inputs::game(seed, n)),
+        if let Some(p) = density(name) {
+            return Ok(components::inputs::density(p?, seed, n));
+        }
+        match name {
+            "seed" => Ok(components::inputs::seed_set(seed, n)),
+            "game" => Ok(components::inputs::game(seed, n)),
             _ => Err("unknown input set (known: density:P, density-sweep, seed, game)".into()),
         }
     }

@@ -34,7 +34,7 @@ pub struct Args {
     /// Seed of the generated inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Results file; default: results/count-<timestamp>.json.
+    /// Results file; default: results/count-TIMESTAMP.json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Skip (with the reason) cases whose batch takes longer than this
@@ -148,6 +148,7 @@ pub fn run(
             .push(counting::record(p.workload, &p.case, target_cpu, outcome));
     }
     for w in workloads {
+        w.annotate(&mut results.records);
         print_table(*w, &results.records);
     }
     results.write(&path)?;

@@ -308,6 +308,7 @@ fn skipped(
 ) -> Vec<Record> {
     let mut records = Vec::new();
     for w in workloads {
+        let first = records.len();
         let unit = crate::bench::singular(w.unit());
         let unit = match metric {
             Metric::Time => format!("ns/{unit}"),
@@ -328,6 +329,7 @@ fn skipped(
                 });
             }
         }
+        w.annotate(&mut records[first..]);
     }
     records
 }

@@ -30,7 +30,7 @@ pub(crate) struct Cell {
     pub value: CellValue,
 }
 
-/// A heatmap over integer rows and columns.
+/// A heatmap over the values of two parameters, rows and columns.
 #[derive(Clone, Debug)]
 pub(crate) struct Heatmap {
     pub title: String,
@@ -38,9 +38,9 @@ pub(crate) struct Heatmap {
     pub x_title: String,
     pub y_title: String,
     /// Row values, ascending; index 0 is drawn at the bottom.
-    pub rows: Vec<u32>,
+    pub rows: Vec<f64>,
     /// Column values, ascending, left to right.
-    pub cols: Vec<u32>,
+    pub cols: Vec<f64>,
     pub cells: Vec<Cell>,
     /// Unit the printed values and colour bar use.
     pub unit: TimeUnit,
@@ -98,7 +98,7 @@ impl Heatmap {
     }
 
     fn left(&self) -> i32 {
-        let rows: Vec<String> = self.rows.iter().map(u32::to_string).collect();
+        let rows: Vec<String> = self.rows.iter().map(f64::to_string).collect();
         MARGIN + 30 + widest(rows.iter().map(String::as_str), TICK) + 12
     }
 

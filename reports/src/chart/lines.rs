@@ -1,5 +1,5 @@
-//! Line charts of a measurement against a swept parameter (the density
-//! sweep): one line per series, colour by variant, marker shape by series
+//! Line charts of a measurement against a swept parameter (a density, a
+//! buffer size): one line per series, colour by variant, marker shape by series
 //! group, legend beside the plot.
 
 use super::{
@@ -7,7 +7,7 @@ use super::{
     legend_width, y_axis, y_tick_width,
 };
 use crate::palette::{GRID, INK};
-use crate::scale::{Scale, compact};
+use crate::scale::{LOG_SPREAD, Scale, compact};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -45,7 +45,10 @@ impl LineChart {
         let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
             (a.min(x), b.max(x))
         });
-        let x = if lo >= 0.0 && hi <= 1.0 {
+        let x = if lo > 0.0 && hi / lo > LOG_SPREAD {
+            // A sweep over sizes (1 KiB to 1 MiB) reads on a log axis.
+            Scale::fit([lo, hi], true)
+        } else if lo >= 0.0 && hi <= 1.0 {
             Scale::linear(0.0, 1.0)
         } else if hi > lo {
             Scale::linear(lo, hi)

@@ -1,10 +1,14 @@
 //! Hand-made results files for the rendering tests: small, deterministic,
-//! and shaped like what the harness writes (oracle first, set-name patterns
-//! of the density sweep and the rank-by-depth grid, a counter metric).
+//! and shaped like what the harness writes (oracle first, the density sweep
+//! and the rank-by-depth grid, a counter metric). They are written as
+//! schema 1 did (sweeps named `density:P`, `rank:R depth:D`; the oracle
+//! first) and loaded as a reader loads them, so the migration fills in the
+//! parameters and oracle that schema 2 records carry.
 
 #![allow(dead_code)]
 
-use reports::{Build, Machine, Metric, Record, ResultsFile, SCHEMA, Status};
+use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
+use std::path::Path;
 
 /// A record with the statistics derived from `median`.
 pub fn rec(
@@ -32,6 +36,8 @@ pub fn rec(
         samples: 11,
         elements_per_sample: 1000,
         source: None,
+        parameters: Vec::new(),
+        oracle: None,
     }
 }
 
@@ -56,9 +62,10 @@ pub fn not_measured(
     }
 }
 
+/// A schema-1 file of `records`, loaded (and so migrated) as from disk.
 pub fn file(records: Vec<Record>) -> ResultsFile {
-    ResultsFile {
-        schema: SCHEMA,
+    let legacy = ResultsFile {
+        schema: 1,
         date: "2026-11-22T10:00:00Z".into(),
         command: "bitbench bench --quick".into(),
         machine: Machine {
@@ -75,7 +82,9 @@ pub fn file(records: Vec<Record>) -> ResultsFile {
             profile: "release".into(),
         },
         records,
-    }
+    };
+    let json = serde_json::to_string(&legacy).expect("a results file serialises");
+    ResultsFile::from_json(Path::new("fixture.json"), &json).expect("schema 1 is read")
 }
 
 pub const COMPONENTS: [&str; 4] = ["naive-bfs", "bit-bfs", "flood", "swar"];

@@ -1,0 +1,95 @@
+//! Older results files brought up to the current schema on load.
+//!
+//! Results are kept for years (a CI baseline, a write-up's data), so a new
+//! bitbench reads every schema an older one wrote. Each step fills what
+//! the newer schema records from what the older file implied.
+
+use crate::results::{Parameter, Record, ResultsFile, SCHEMA};
+
+/// Migrates `file` in place, one schema step at a time.
+pub(crate) fn to_current(file: &mut ResultsFile) {
+    if file.schema == 1 {
+        from_1(&mut file.records);
+        file.schema = 2;
+    }
+    debug_assert_eq!(file.schema, SCHEMA);
+}
+
+/// Schema 1 implied two things the records now say. Sweeps were named by
+/// convention: `density:P` (a density sweep), `rank:R depth:D` (the
+/// rank-by-depth grid); those names become parameters. The oracle was the
+/// first variant of each workload in file order (bitbench wrote it first).
+fn from_1(records: &mut [Record]) {
+    let mut oracles: Vec<(String, String)> = Vec::new();
+    for r in records.iter() {
+        if !oracles.iter().any(|(w, _)| *w == r.workload) {
+            oracles.push((r.workload.clone(), r.variant.clone()));
+        }
+    }
+    for r in records.iter_mut() {
+        r.parameters = legacy_parameters(&r.input_set);
+        r.oracle = oracles
+            .iter()
+            .find(|(w, _)| *w == r.workload)
+            .map(|(_, v)| v.clone());
+    }
+}
+
+/// The parameters a schema-1 set name stood for.
+fn legacy_parameters(set: &str) -> Vec<Parameter> {
+    let param = |name: &str, value: f64| Parameter {
+        name: name.to_owned(),
+        value,
+    };
+    if let Some(p) = set
+        .strip_prefix("density:")
+        .and_then(|p| p.parse::<f64>().ok())
+        .filter(|p| p.is_finite())
+    {
+        return vec![param("density", p)];
+    }
+    let (mut rank, mut depth) = (None, None);
+    for part in set.split_whitespace() {
+        match part.split_once(':') {
+            Some(("rank", v)) => rank = v.parse::<u32>().ok(),
+            Some(("depth", v)) => depth = v.parse::<u32>().ok(),
+            _ => return Vec::new(),
+        }
+    }
+    match (rank, depth) {
+        (Some(r), Some(d)) => vec![param("rank", f64::from(r)), param("depth", f64::from(d))],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legacy_parameters;
+
+    #[test]
+    fn legacy_set_names_become_parameters() {
+        let names = |set: &str| -> Vec<(String, f64)> {
+            legacy_parameters(set)
+                .into_iter()
+                .map(|p| (p.name, p.value))
+                .collect()
+        };
+        assert_eq!(names("density:0.35"), [("density".to_owned(), 0.35)]);
+        assert_eq!(
+            names("rank:3 depth:20"),
+            [("rank".to_owned(), 3.0), ("depth".to_owned(), 20.0)]
+        );
+        for plain in [
+            "seed",
+            "official:5",
+            "empty:20",
+            "rank:3",
+            "rank:3 depth:x",
+            "density:x",
+            "7x6k4/random:20",
+            "rank:1 depth:2 extra",
+        ] {
+            assert!(legacy_parameters(plain).is_empty(), "{plain}");
+        }
+    }
+}
