@@ -15,7 +15,7 @@ use crate::progress;
 use crate::stats;
 use crate::verify;
 use crate::workload::{Solve, Workload};
-use reports::{Metric, Record, Status};
+use reports::{Metric, Record, Status, interval};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,8 @@ pub struct BenchOptions {
     pub quick: bool,
     /// Generator seed.
     pub seed: u64,
+    /// Measuring rounds (default: 2 quick, 3 full), see [`run`].
+    pub rounds: Option<u32>,
 }
 
 /// How long to sample, by mode.
@@ -42,6 +44,17 @@ struct Budget {
 }
 
 impl Budget {
+    /// The share of one of `rounds` rounds: the same time in all, split.
+    fn per_round(self, rounds: u32) -> Self {
+        Budget {
+            warm_up: self.warm_up / rounds,
+            total: self.total / rounds,
+            min_samples: self.min_samples.div_ceil(rounds).max(2),
+            max_samples: self.max_samples.div_ceil(rounds),
+            ..self
+        }
+    }
+
     fn new(quick: bool) -> Self {
         if quick {
             Budget {
@@ -101,12 +114,18 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         inputs_by_set.push(inputs);
     }
 
-    let budget = Budget::new(options.quick);
+    let rounds = options
+        .rounds
+        .unwrap_or(if options.quick { 2 } else { 3 })
+        .max(1);
+    let budget = Budget::new(options.quick).per_round(rounds);
     let unit = singular(w.unit());
     let target_cpu = machine::target_cpu();
     let oracle = all[0].name;
     let mut records = Vec::new();
-    let bar = progress::bar((sets.len() * chosen.len()) as u64, w.name());
+    // Verify every (set, variant) first; what passes is measured below.
+    let mut pending: Vec<Pending<'_, W>> = Vec::new();
+    let mut solvers: Vec<(&str, Solver<W>)> = Vec::new();
     for (set, inputs) in sets.iter().zip(&inputs_by_set) {
         let record = |variant: &str, metric, unit: String| Record {
             workload: w.name().to_owned(),
@@ -119,7 +138,6 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         };
         let expected = verify::expected(w, inputs)?;
         for v in &chosen {
-            bar.set_message(format!("{} on {set}", v.name));
             let time = record(v.name, Metric::Time, format!("ns/{unit}"));
             let skipped = v
                 .unavailable
@@ -131,23 +149,28 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                     reason: Some(reason),
                     ..time
                 });
-                bar.inc(1);
                 continue;
             }
-            let solver = build_solver(w, v.name)?;
-            let verified = Instant::now();
-            let mut out = match verify::checked(w, v.name, &*solver, inputs, expected.as_ref()) {
-                Ok(out) => out,
-                Err(reason) => {
-                    records.push(Record {
-                        status: Status::Error,
-                        reason: Some(reason),
-                        ..time
-                    });
-                    bar.inc(1);
-                    continue;
+            let solver = match solvers.iter().position(|(name, _)| *name == v.name) {
+                Some(i) => i,
+                None => {
+                    solvers.push((v.name, build_solver(w, v.name)?));
+                    solvers.len() - 1
                 }
             };
+            let verified = Instant::now();
+            let out =
+                match verify::checked(w, v.name, &*solvers[solver].1, inputs, expected.as_ref()) {
+                    Ok(out) => out,
+                    Err(reason) => {
+                        records.push(Record {
+                            status: Status::Error,
+                            reason: Some(reason),
+                            ..time
+                        });
+                        continue;
+                    }
+                };
             let verified = verified.elapsed();
             let elements: u64 = inputs
                 .iter()
@@ -155,25 +178,6 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 .map(|(i, o)| w.elements(i, o))
                 .sum::<u64>()
                 .max(1);
-            let (samples, reps) = measure(&*solver, inputs, &mut out, &budget, verified);
-            let per_element: Vec<f64> = samples
-                .iter()
-                .map(|ns| ns / (elements * reps) as f64)
-                .collect();
-            let s = stats::summarize(&per_element).expect("at least one sample");
-            records.push(Record {
-                median: s.median,
-                mad: s.mad,
-                min: s.min,
-                max: s.max,
-                samples: samples.len() as u32,
-                elements_per_sample: elements * reps,
-                reason: expected
-                    .as_ref()
-                    .filter(|e| e.name != oracle)
-                    .map(|e| format!("verified against {} (oracle skipped by cost model)", e.name)),
-                ..time
-            });
             for (counter, total) in counter_totals(w, &out) {
                 let per_input = total as f64 / inputs.len() as f64;
                 records.push(Record {
@@ -185,11 +189,86 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                     ..record(v.name, Metric::Counter, format!("{counter}/input"))
                 });
             }
+            pending.push(Pending {
+                record: Record {
+                    reason: expected.as_ref().filter(|e| e.name != oracle).map(|e| {
+                        format!("verified against {} (oracle skipped by cost model)", e.name)
+                    }),
+                    ..time
+                },
+                inputs,
+                solver,
+                out,
+                elements,
+                warm: verified,
+                reps: 0,
+                rounds: Vec::new(),
+            });
+        }
+    }
+
+    // Rounds apart in time: each measures every pending pair once, so the
+    // records see the drift between runs (frequency, neighbours), not only
+    // the spread within one.
+    let bar = progress::bar((pending.len() as u32 * rounds) as u64, w.name());
+    for round in 0..rounds {
+        for p in &mut pending {
+            bar.set_message(format!(
+                "{} on {} (round {})",
+                p.record.variant,
+                p.record.input_set,
+                round + 1
+            ));
+            let (samples, reps) = measure(
+                &*solvers[p.solver].1,
+                p.inputs,
+                &mut p.out,
+                &budget,
+                p.warm,
+                p.reps,
+            );
+            p.reps = reps;
+            p.warm = Duration::ZERO;
+            let per = (p.elements * reps) as f64;
+            p.rounds.push(samples.iter().map(|ns| ns / per).collect());
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
+    for p in pending {
+        let all: Vec<f64> = p.rounds.iter().flatten().copied().collect();
+        let s = stats::summarize(&all).expect("at least one sample");
+        let seed = interval::seed_of(&[&p.record.workload, &p.record.variant, &p.record.input_set]);
+        records.push(Record {
+            median: s.median,
+            mad: s.mad,
+            min: s.min,
+            max: s.max,
+            samples: all.len() as u32,
+            elements_per_sample: p.elements * p.reps,
+            interval: interval::median_interval(&p.rounds, seed),
+            rounds: p.rounds,
+            ..p.record
+        });
+    }
     Ok(records)
+}
+
+type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
+
+/// A verified (set, variant) waiting to be measured, and its samples so far.
+struct Pending<'a, W: Workload + ?Sized> {
+    record: Record,
+    inputs: &'a [W::Input],
+    /// Index into the solvers built for this run.
+    solver: usize,
+    out: Vec<W::Output>,
+    elements: u64,
+    /// Warm-up already done (the verification run, before the first round).
+    warm: Duration,
+    /// Batch repetitions per sample, fixed by the first round.
+    reps: u64,
+    rounds: Vec<Vec<f64>>,
 }
 
 /// Sums each counter over one pass's outputs, keeping first-seen order.
@@ -207,7 +286,8 @@ fn counter_totals<W: Workload + ?Sized>(w: &W, out: &[W::Output]) -> Vec<(&'stat
 }
 
 /// Times `solver` on `inputs`: returns nanoseconds per sample and the
-/// number of batch repetitions in each sample.
+/// number of batch repetitions in each sample (`reps`, or when 0, as many
+/// as fill a sample's budget).
 ///
 /// `verified` is how long the verification run of the same batch took just
 /// before: that run warmed the caches too, so it counts towards the
@@ -219,6 +299,7 @@ fn measure<I, O>(
     out: &mut [O],
     budget: &Budget,
     verified: Duration,
+    reps: u64,
 ) -> (Vec<f64>, u64) {
     let run = |out: &mut [O]| {
         let start = Instant::now();
@@ -227,11 +308,19 @@ fn measure<I, O>(
         start.elapsed()
     };
     let warm_start = Instant::now();
-    let mut one = verified;
+    let mut one = if verified.is_zero() {
+        run(out)
+    } else {
+        verified
+    };
     while verified + warm_start.elapsed() < budget.warm_up {
         one = one.min(run(out));
     }
-    let reps = (budget.sample.as_nanos() / one.as_nanos().max(1)).max(1) as u64;
+    let reps = if reps > 0 {
+        reps
+    } else {
+        (budget.sample.as_nanos() / one.as_nanos().max(1)).max(1) as u64
+    };
     let mut samples = Vec::new();
     let start = Instant::now();
     while samples.len() < budget.min_samples as usize

@@ -114,6 +114,11 @@ enum Command {
         /// Results file; default: results/bench-TIMESTAMP.json.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Measuring rounds: every (variant, set) is measured once per
+        /// round, rounds apart in time, so intervals include the noise
+        /// between runs; default: 2 with --quick, else 3.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+        rounds: Option<u32>,
         /// Variant the printed speedups are over (measured too, needs one
         /// workload); default: the oracle.
         #[arg(long, value_name = "VARIANT")]
@@ -280,6 +285,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
             quick,
             seed,
             out,
+            rounds,
             baseline,
         } => {
             let selected = suite.select(&workloads)?;
@@ -305,6 +311,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
                 sets: inputs,
                 quick,
                 seed,
+                rounds,
             };
             cmd::bench::run(&selected, &options, out.as_deref(), baseline.as_deref())?;
         }

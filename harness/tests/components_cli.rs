@@ -262,9 +262,32 @@ fn bench_without_the_oracle_divides_by_the_slowest_variant() {
         .unwrap_or_else(|| panic!("no '{title}' in\n{text}"));
     for set in ["density:0.5", "seed"] {
         let row = table.lines().find(|l| l.starts_with(set)).unwrap();
-        let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
-        let want = |v: &str| format!("{:.1}×", time(slow, set) / time(v, set));
-        assert_eq!(cells, [want("flood"), want("swar")], "{row}");
+        // Columns are two or more spaces apart; a cell may hold a space.
+        let cells: Vec<&str> = row
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .skip(1)
+            .collect();
+        for (v, cell) in ["flood", "swar"].into_iter().zip(cells) {
+            let ratio = time(slow, set) / time(v, set);
+            let (point, interval) = cell.split_once(' ').unwrap_or((cell, ""));
+            assert_eq!(point, format!("{ratio:.1}×"), "{row}");
+            if v == slow {
+                continue;
+            }
+            // The other's cell carries its 95 % interval, which holds the
+            // ratio of the medians.
+            let (low, high) = interval
+                .trim_matches(|c| c == '(' || c == ')')
+                .split_once('–')
+                .unwrap_or_else(|| panic!("no interval in {row}"));
+            let (low, high): (f64, f64) = (low.parse().unwrap(), high.parse().unwrap());
+            assert!(
+                low <= ratio + 0.01 && ratio - 0.01 <= high,
+                "{row}: {ratio}"
+            );
+        }
     }
 }
 

@@ -12,6 +12,12 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
         from_1(&mut file.records);
         file.schema = 2;
     }
+    // Schema 3 added samples and intervals, which older files never kept:
+    // their records stay without (and say "min–max" where an interval
+    // would be shown).
+    if file.schema == 2 {
+        file.schema = 3;
+    }
     debug_assert_eq!(file.schema, SCHEMA);
 }
 

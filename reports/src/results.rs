@@ -5,6 +5,7 @@
 //! any kernel, and is written atomically so a crashed run never leaves half
 //! a file behind.
 
+use crate::interval::Interval;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Write;
@@ -18,8 +19,10 @@ use std::path::{Path, PathBuf};
 /// 1. the first;
 /// 2. records carry their input set's `parameters` and the workload's
 ///    `oracle` (before, reports read sweeps from set names and took the
-///    first variant in a file as the oracle).
-pub const SCHEMA: u32 = 2;
+///    first variant in a file as the oracle);
+/// 3. time records keep their samples, grouped by measuring round, and the
+///    95 % `interval` of the median (older records have neither).
+pub const SCHEMA: u32 = 3;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -155,6 +158,14 @@ pub struct Record {
     /// not this run measured it); `None` when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oracle: Option<String>,
+    /// The samples per element, one list per measuring round (rounds are
+    /// apart in time, so they show the noise between runs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<Vec<f64>>,
+    /// The 95 % interval of `median` (a bootstrap over `rounds`); `None`
+    /// when there were too few samples for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
 }
 
 /// One named parameter of an input set, e.g. `density` = 0.5.

@@ -5,7 +5,7 @@ use crate::erased::DynWorkload;
 use crate::error::CliError;
 use crate::machine;
 use crate::outln;
-use reports::{Metric, Record, ResultsFile, Status};
+use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
 
 /// Benchmarks the workloads and writes one results file; returns its path
@@ -105,11 +105,13 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
     let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
     let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(16);
 
-    let title = format!("{}: time per element ({unit}, median ± MAD)", w.name());
+    let title = format!(
+        "{}: time per element ({unit}, median and 95% interval)",
+        w.name()
+    );
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
-        Some(r) if r.status == Status::Ok => {
-            format!("{} ±{}", human_ns(r.median), human_ns(r.mad))
-        }
+        Some(r) if r.status == Status::Ok && summed.contains(r) => human_ns(r.median),
+        Some(r) if r.status == Status::Ok => with_interval(r),
         Some(r) if r.status == Status::Error => "WRONG".to_owned(),
         Some(_) => "skipped".to_owned(),
         None => "-".to_owned(),
@@ -120,7 +122,10 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             .map(|r| r.median)
     };
     let (base, title) = match baseline {
-        Some(base) => (base, format!("{}: speedup over {base}", w.name())),
+        Some(base) => (
+            base,
+            format!("{}: speedup over {base} (95% interval)", w.name()),
+        ),
         None => {
             let oracle = w.variants().first().map(|v| v.name);
             let Some(reference) =
@@ -128,13 +133,24 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             else {
                 return;
             };
-            let title = format!("{}: speedup over {reference}", w.name());
+            let title = format!("{}: speedup over {reference}; 95% interval", w.name());
             (reference.variant, title)
         }
     };
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| {
         match (ok_time(base, set), ok_time(v, set)) {
-            (Some(b), Some(t)) if t > 0.0 => format!("{:.1}×", b / t),
+            (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
+            (Some(b), Some(t)) if t > 0.0 => {
+                let (br, vr) = (time(base, set), time(v, set));
+                let seed = interval::seed_of(&[w.name(), base, v, set]);
+                match br
+                    .zip(vr)
+                    .and_then(|(br, vr)| interval::ratio_interval(&br.rounds, &vr.rounds, seed))
+                {
+                    Some(i) => format!("{:.1}× ({:.2}–{:.2})", b / t, i.low, i.high),
+                    None => format!("{:.1}×", b / t),
+                }
+            }
             _ => "-".to_owned(),
         }
     });
@@ -237,15 +253,42 @@ fn time_record<'r>(
 
 /// Formats nanoseconds with three significant digits and a fitting unit.
 pub fn human_ns(ns: f64) -> String {
-    let (value, unit) = if ns >= 1e9 {
-        (ns / 1e9, "s")
-    } else if ns >= 1e6 {
-        (ns / 1e6, "ms")
-    } else if ns >= 1e3 {
-        (ns / 1e3, "µs")
-    } else {
-        (ns, "ns")
+    let (scale, unit) = ns_unit(ns);
+    format!("{}{unit}", digits3(ns / scale))
+}
+
+/// A median with its 95 % interval in the median's unit, e.g.
+/// `121ns (118–122)`, or, where there were too few samples for an
+/// interval, its range labelled as such: `121ns (min–max 118–130)`.
+fn with_interval(r: &Record) -> String {
+    let (scale, _) = ns_unit(r.median);
+    let (label, low, high) = match r.interval {
+        Some(i) => ("", i.low, i.high),
+        None => ("min–max ", r.min, r.max),
     };
+    format!(
+        "{} ({label}{}–{})",
+        human_ns(r.median),
+        digits3(low / scale),
+        digits3(high / scale)
+    )
+}
+
+/// The unit nanoseconds `ns` read best in: its size and symbol.
+fn ns_unit(ns: f64) -> (f64, &'static str) {
+    if ns >= 1e9 {
+        (1e9, "s")
+    } else if ns >= 1e6 {
+        (1e6, "ms")
+    } else if ns >= 1e3 {
+        (1e3, "µs")
+    } else {
+        (1.0, "ns")
+    }
+}
+
+/// `value` with three significant digits (fewer decimals as it grows).
+fn digits3(value: f64) -> String {
     let digits = if value >= 100.0 {
         0
     } else if value >= 10.0 {
@@ -253,7 +296,7 @@ pub fn human_ns(ns: f64) -> String {
     } else {
         2
     };
-    format!("{value:.digits$}{unit}")
+    format!("{value:.digits$}")
 }
 
 #[cfg(test)]

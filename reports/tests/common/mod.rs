@@ -38,6 +38,8 @@ pub fn rec(
         source: None,
         parameters: Vec::new(),
         oracle: None,
+        rounds: Vec::new(),
+        interval: None,
     }
 }
 
