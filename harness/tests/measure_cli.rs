@@ -95,7 +95,7 @@ fn compare_gates_instruction_regressions_by_plain_percent() {
     let same = bitbench(&["compare", &s.arg("base.json"), &s.arg("same.json")]);
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(
-        stdout(&same).contains("0 regression(s)"),
+        stdout(&same).contains("2 record(s) compared: 0 regressed"),
         "{}",
         stdout(&same)
     );
@@ -105,7 +105,7 @@ fn compare_gates_instruction_regressions_by_plain_percent() {
     let table = stdout(&worse);
     let swar = table.lines().find(|l| l.contains("swar")).unwrap();
     assert!(
-        swar.contains("+10.00%") && swar.ends_with("REGRESSION"),
+        swar.contains("+10.00%") && swar.ends_with("REGRESSED"),
         "{swar}"
     );
     let flood = table.lines().find(|l| l.contains("flood")).unwrap();
@@ -130,35 +130,80 @@ fn compare_gates_instruction_regressions_by_plain_percent() {
     assert_eq!(loose.status.code(), Some(0), "{}", stdout(&loose));
 }
 
+/// A time record of 3 rounds of 10 seeded samples around `centre`, each
+/// round offset by up to ±3 % (noise between runs), each sample by ±1 %.
+fn timed(variant: &str, centre: f64, seed: u64) -> Record {
+    let mut x = seed;
+    let mut unit = move || {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let rounds: Vec<Vec<f64>> = (0..3)
+        .map(|_| {
+            let offset = 0.03 * unit();
+            (0..10)
+                .map(|_| centre * (1.0 + offset + 0.01 * unit()))
+                .collect()
+        })
+        .collect();
+    let mut all: Vec<f64> = rounds.iter().flatten().copied().collect();
+    all.sort_by(f64::total_cmp);
+    Record {
+        rounds,
+        ..record(variant, Metric::Time, (all[14] + all[15]) / 2.0, 0.1)
+    }
+}
+
+/// Two runs of the same distributions are no change; one 15 % slower is a
+/// regression; records without samples enough for an interval cannot be
+/// judged, which is an error when nothing else could be.
 #[test]
-fn compare_ignores_wall_time_changes_inside_the_mads() {
+fn compare_judges_time_by_the_interval_of_the_ratio() {
     let s = Scratch::new("compare-time");
-    write(
-        &s.path("base.json"),
-        vec![record("swar", Metric::Time, 10.0, 0.6)],
+    let run = |name: &str, seed: u64, slow: f64| {
+        write(
+            &s.path(name),
+            vec![
+                timed("swar", 10.0 * slow, seed),
+                timed("flood", 20.0, seed + 1),
+            ],
+        );
+    };
+    run("base.json", 1, 1.0);
+    run("again.json", 7, 1.0);
+    run("slow.json", 13, 1.15);
+    let again = bitbench(&["compare", &s.arg("base.json"), &s.arg("again.json")]);
+    assert_eq!(again.status.code(), Some(0), "{}", stdout(&again));
+    assert!(
+        stdout(&again).contains("0 regressed, 0 improved, 2 no change"),
+        "{}",
+        stdout(&again)
     );
-    // +10%, beyond the 5% threshold but within 0.6 + 0.6 of noise.
-    write(
-        &s.path("noisy.json"),
-        vec![record("swar", Metric::Time, 11.0, 0.6)],
-    );
-    // +30%, well outside the noise.
-    write(
-        &s.path("slow.json"),
-        vec![record("swar", Metric::Time, 13.0, 0.6)],
-    );
-    let noisy = bitbench(&["compare", &s.arg("base.json"), &s.arg("noisy.json")]);
-    assert_eq!(noisy.status.code(), Some(0), "{}", stdout(&noisy));
-    assert!(stdout(&noisy).contains("noise"), "{}", stdout(&noisy));
-    let slow = bitbench(&[
-        "compare",
-        &s.arg("base.json"),
-        &s.arg("slow.json"),
-        "--metric",
-        "time",
-    ]);
+    let slow = bitbench(&["compare", &s.arg("base.json"), &s.arg("slow.json")]);
     assert_eq!(slow.status.code(), Some(1), "{}", stdout(&slow));
-    // Asking only for instructions finds nothing shared: bad input.
+    let row = stdout(&slow);
+    let swar = row.lines().find(|l| l.contains("swar")).unwrap();
+    assert!(swar.ends_with("REGRESSED"), "{swar}");
+
+    // The same medians without their samples: nothing can be judged.
+    write(
+        &s.path("bare.json"),
+        vec![record("swar", Metric::Time, 11.5, 0.1)],
+    );
+    let bare = bitbench(&["compare", &s.arg("base.json"), &s.arg("bare.json")]);
+    assert_eq!(bare.status.code(), Some(2), "{}", stdout(&bare));
+    assert!(
+        stdout(&bare).contains("not comparable: too few samples"),
+        "{}",
+        stdout(&bare)
+    );
+    assert!(
+        stderr(&bare).contains("no record could be judged"),
+        "{}",
+        stderr(&bare)
+    );
+
+    // Asking only for instructions finds nothing: an empty baseline.
     let none = bitbench(&[
         "compare",
         &s.arg("base.json"),
@@ -167,7 +212,57 @@ fn compare_ignores_wall_time_changes_inside_the_mads() {
         "instructions",
     ]);
     assert_eq!(none.status.code(), Some(2));
-    assert!(stderr(&none).contains("share no instructions record"));
+    assert!(
+        stderr(&none).contains("no instructions records"),
+        "{}",
+        stderr(&none)
+    );
+}
+
+/// Files from different machines are refused with one line naming the
+/// field, unless asked; the verdicts come as Markdown or JSON on request.
+#[test]
+fn compare_refuses_other_machines_and_speaks_markdown_and_json() {
+    let s = Scratch::new("compare-machine");
+    write(&s.path("base.json"), vec![timed("swar", 10.0, 1)]);
+    let mut other = ResultsFile::read(&s.path("base.json")).unwrap();
+    other.machine.cpu_model = "Another CPU".into();
+    other.records = vec![timed("swar", 11.5, 2)];
+    other.write(&s.path("other.json")).unwrap();
+    let refused = bitbench(&["compare", &s.arg("base.json"), &s.arg("other.json")]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = stderr(&refused);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("cpu_model ('' vs 'Another CPU')"), "{err}");
+
+    let md = bitbench(&[
+        "compare",
+        &s.arg("base.json"),
+        &s.arg("other.json"),
+        "--allow-mismatch",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(md.status.code(), Some(1), "{}", stderr(&md));
+    assert!(
+        stdout(&md).starts_with("| workload | variant |"),
+        "{}",
+        stdout(&md)
+    );
+    assert!(stdout(&md).contains("| **REGRESSED** |"), "{}", stdout(&md));
+    let json = bitbench(&[
+        "compare",
+        &s.arg("base.json"),
+        &s.arg("other.json"),
+        "--allow-mismatch",
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(doc["regressed"], 1);
+    assert_eq!(doc["rows"][0]["verdict"], "regressed");
+    let interval = &doc["rows"][0]["interval_pct"];
+    assert!(interval["low"].as_f64().unwrap() > 5.0, "{interval}");
 }
 
 #[test]

@@ -1,13 +1,24 @@
 //! Comparing two results files: the regression gate.
 //!
-//! Records are matched by their identity ([`crate::RecordKey`]). Instruction
-//! counts are exact, so any change beyond the threshold counts; wall time
-//! is noisy, so a change counts only when it is beyond the threshold AND
-//! the two runs' median ± MAD bands do not overlap.
+//! Records are matched by their identity ([`crate::RecordKey`]), and each
+//! shared record gets one verdict. Instruction counts are exact, so a
+//! change beyond the threshold counts. Wall time is noisy, above all
+//! between runs, so a time record is judged on the bootstrap distribution
+//! of `new ÷ base` over both records' measuring rounds: it changed only
+//! when that ratio is beyond the threshold with a p-value that survives
+//! Holm's correction for the number of records compared (criterion's rule,
+//! "the whole interval beyond the threshold", made safe for many records).
+//! Records without enough samples for a distribution are not comparable,
+//! and say why; they never pass or fail by accident.
 
+use crate::interval::{self, Interval};
 use crate::results::{Metric, Record, RecordKey, ResultsFile, Status};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
+
+/// The family-wise error rate of the time verdicts.
+pub const ALPHA: f64 = 0.05;
 
 /// The default threshold in percent: tight for exact instruction counts,
 /// looser for wall time.
@@ -19,53 +30,60 @@ pub fn default_threshold(metric: Metric) -> f64 {
 }
 
 /// The outcome for one shared record.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "verdict", content = "reason", rename_all = "snake_case")]
 pub enum Verdict {
-    /// Worse beyond the threshold (and the noise, for time).
-    Regression,
-    /// Better beyond the threshold (and the noise, for time).
-    Improvement,
-    /// Within the threshold.
-    Unchanged,
-    /// Beyond the threshold but inside both runs' MADs (time only).
-    Noise,
+    /// Worse beyond the threshold.
+    Regressed,
+    /// Better beyond the threshold.
+    Improved,
+    /// Not shown to move beyond the threshold.
+    NoChange,
     /// A measured record became an error (wrong answer): gated like a
     /// regression.
     Broke(String),
-    /// One side has no measurement (skipped or error in the base).
+    /// The records cannot be judged, for the stated reason.
     NotComparable(String),
 }
 
 impl Verdict {
     /// Whether this verdict fails the gate.
     pub fn fails(&self) -> bool {
-        matches!(self, Verdict::Regression | Verdict::Broke(_))
+        matches!(self, Verdict::Regressed | Verdict::Broke(_))
     }
 
-    fn label(&self) -> String {
+    /// The verdict as a table cell.
+    pub fn label(&self) -> String {
         match self {
-            Verdict::Regression => "REGRESSION".to_owned(),
-            Verdict::Improvement => "improved".to_owned(),
-            Verdict::Unchanged => String::new(),
-            Verdict::Noise => "noise".to_owned(),
+            Verdict::Regressed => "REGRESSED".to_owned(),
+            Verdict::Improved => "improved".to_owned(),
+            Verdict::NoChange => "no change".to_owned(),
             Verdict::Broke(why) => format!("BROKE: {why}"),
-            Verdict::NotComparable(why) => why.clone(),
+            Verdict::NotComparable(why) => format!("not comparable: {why}"),
         }
     }
 }
 
 /// One record present in both files.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Row<'a> {
     /// The base run's record.
+    #[serde(skip)]
     pub base: &'a Record,
     /// The new run's record.
+    #[serde(skip)]
     pub new: &'a Record,
     /// `(new − base) / base` in percent, when both are measured.
     pub change_pct: Option<f64>,
+    /// The 95 % interval of the change in percent (time records with
+    /// enough samples).
+    pub interval_pct: Option<Interval>,
+    /// The p-value of "moved beyond the threshold", before correction.
+    pub p_value: Option<f64>,
     /// The threshold applied, in percent.
     pub threshold_pct: f64,
     /// The outcome.
+    #[serde(flatten)]
     pub verdict: Verdict,
 }
 
@@ -80,6 +98,23 @@ pub struct Comparison<'a> {
     pub only_new: Vec<&'a Record>,
 }
 
+/// The fields in which two files' machines or builds differ, each as
+/// `field ('base' vs 'new')`: comparing their times would compare the
+/// machines, not the code.
+pub fn mismatches(base: &ResultsFile, new: &ResultsFile) -> Vec<String> {
+    let fields = [
+        ("cpu_model", &base.machine.cpu_model, &new.machine.cpu_model),
+        ("rustc", &base.machine.rustc, &new.machine.rustc),
+        ("profile", &base.build.profile, &new.build.profile),
+        ("target_cpu", &base.build.target_cpu, &new.build.target_cpu),
+    ];
+    fields
+        .iter()
+        .filter(|(_, b, n)| b != n)
+        .map(|(field, b, n)| format!("{field} ('{b}' vs '{n}')"))
+        .collect()
+}
+
 /// Compares `new` against `base` for the given metrics; `threshold_pct`
 /// overrides [`default_threshold`] for all of them.
 pub fn compare<'a>(
@@ -89,31 +124,20 @@ pub fn compare<'a>(
     threshold_pct: Option<f64>,
 ) -> Comparison<'a> {
     let wanted = |r: &&Record| metrics.contains(&r.metric);
-    let base_by_key: HashMap<RecordKey<'_>, &Record> = base
-        .records
-        .iter()
-        .filter(wanted)
-        .map(|r| (r.key(), r))
-        .collect();
-    let new_keys: HashMap<RecordKey<'_>, &Record> = new
-        .records
-        .iter()
-        .filter(wanted)
-        .map(|r| (r.key(), r))
-        .collect();
+    let by_key = |file: &'a ResultsFile| -> HashMap<RecordKey<'a>, &'a Record> {
+        file.records
+            .iter()
+            .filter(wanted)
+            .map(|r| (r.key(), r))
+            .collect()
+    };
+    let (base_by_key, new_by_key) = (by_key(base), by_key(new));
     let mut comparison = Comparison::default();
     for n in new.records.iter().filter(wanted) {
         match base_by_key.get(&n.key()) {
             Some(b) => {
                 let threshold = threshold_pct.unwrap_or_else(|| default_threshold(n.metric));
-                let (change_pct, verdict) = judge(b, n, threshold);
-                comparison.rows.push(Row {
-                    base: b,
-                    new: n,
-                    change_pct,
-                    threshold_pct: threshold,
-                    verdict,
-                });
+                comparison.rows.push(judge(b, n, threshold));
             }
             None => comparison.only_new.push(n),
         }
@@ -122,46 +146,127 @@ pub fn compare<'a>(
         .records
         .iter()
         .filter(wanted)
-        .filter(|r| !new_keys.contains_key(&r.key()))
+        .filter(|r| !new_by_key.contains_key(&r.key()))
         .collect();
+    holm(&mut comparison.rows);
     comparison
 }
 
-/// The change in percent and the verdict for one pair of records.
-fn judge(base: &Record, new: &Record, threshold: f64) -> (Option<f64>, Verdict) {
+/// One pair of records, judged alone: exact metrics get their verdict;
+/// time gets its p-value, and [`holm`] decides its verdict.
+fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
+    let mut row = Row {
+        base,
+        new,
+        change_pct: None,
+        interval_pct: None,
+        p_value: None,
+        threshold_pct: threshold,
+        verdict: Verdict::NoChange,
+    };
     match (base.status, new.status) {
         (Status::Ok, Status::Ok) => {}
         (Status::Ok, Status::Error) => {
             let why = new.reason.clone().unwrap_or_else(|| "error".to_owned());
-            return (None, Verdict::Broke(why));
+            row.verdict = Verdict::Broke(why);
+            return row;
         }
-        (Status::Ok, _) => return (None, Verdict::NotComparable("new: skipped".to_owned())),
-        (_, Status::Ok) => {
-            return (
-                None,
-                Verdict::NotComparable("base: not measured".to_owned()),
-            );
+        (Status::Ok, _) => {
+            row.verdict = Verdict::NotComparable("new: skipped".to_owned());
+            return row;
         }
-        _ => return (None, Verdict::NotComparable("not measured".to_owned())),
+        _ => {
+            row.verdict = Verdict::NotComparable("base: not measured".to_owned());
+            return row;
+        }
     }
-    let diff = new.median - base.median;
-    let change = if base.median == 0.0 {
-        if diff == 0.0 {
-            0.0
+    let ratio = if base.median == 0.0 {
+        if new.median == 0.0 {
+            1.0
         } else {
-            f64::INFINITY.copysign(diff)
+            f64::INFINITY
         }
     } else {
-        diff / base.median * 100.0
+        new.median / base.median
     };
-    let beyond = change.abs() > threshold;
-    let verdict = match new.metric {
-        Metric::Time if beyond && diff.abs() <= base.mad + new.mad => Verdict::Noise,
-        _ if !beyond => Verdict::Unchanged,
-        _ if diff > 0.0 => Verdict::Regression,
-        _ => Verdict::Improvement,
+    row.change_pct = Some((ratio - 1.0) * 100.0);
+    let t = threshold / 100.0;
+    if new.metric != Metric::Time {
+        row.verdict = if (ratio - 1.0).abs() <= t {
+            Verdict::NoChange
+        } else if ratio > 1.0 {
+            Verdict::Regressed
+        } else {
+            Verdict::Improved
+        };
+        return row;
+    }
+    let seed = interval::seed_of(&[&new.workload, &new.variant, &new.input_set, &new.target_cpu]);
+    let Some(mut ratios) = interval::ratio_replicates(&new.rounds, &base.rounds, seed) else {
+        row.verdict = Verdict::NotComparable(format!(
+            "too few samples for an interval (base {}, new {}; need {} rounds and {} samples)",
+            samples(base),
+            samples(new),
+            interval::MIN_ROUNDS,
+            interval::MIN_SAMPLES
+        ));
+        return row;
     };
-    (Some(change), verdict)
+    let b = ratios.len() as f64;
+    let p_slower = (ratios.iter().filter(|&&r| r <= 1.0 + t).count() as f64 + 1.0) / (b + 1.0);
+    let p_faster = (ratios.iter().filter(|&&r| r >= 1.0 - t).count() as f64 + 1.0) / (b + 1.0);
+    row.p_value = Some((2.0 * p_slower.min(p_faster)).min(1.0));
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| (ratios[((ratios.len() - 1) as f64 * q).round() as usize] - 1.0) * 100.0;
+    row.interval_pct = Some(Interval {
+        low: at(0.025),
+        high: at(0.975),
+    });
+    row
+}
+
+/// `R rounds, S samples` of a record.
+fn samples(r: &Record) -> String {
+    format!(
+        "{} rounds, {} samples",
+        r.rounds.len(),
+        r.rounds.iter().map(Vec::len).sum::<usize>()
+    )
+}
+
+/// Holm's step-down correction over the time rows with a p-value: the
+/// smallest p is tested at α/m, the next at α/(m−1), ... until one fails;
+/// those before it moved beyond the threshold, in the direction of their
+/// change.
+fn holm(rows: &mut [Row<'_>]) {
+    let mut tested: Vec<(usize, f64)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((i, r.p_value?)))
+        .collect();
+    tested.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let m = tested.len();
+    for (k, &(i, p)) in tested.iter().enumerate() {
+        if p > ALPHA / (m - k) as f64 {
+            break;
+        }
+        rows[i].verdict = if rows[i].change_pct.unwrap_or(0.0) > 0.0 {
+            Verdict::Regressed
+        } else {
+            Verdict::Improved
+        };
+    }
+}
+
+/// The output formats of [`Comparison::render`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// An aligned table for a terminal.
+    Text,
+    /// A Markdown table (a CI step summary, a pull-request comment).
+    Markdown,
+    /// One JSON document for scripts.
+    Json,
 }
 
 impl Comparison<'_> {
@@ -170,58 +275,91 @@ impl Comparison<'_> {
         self.rows.iter().filter(|r| r.verdict.fails()).count()
     }
 
-    /// Rows that improved.
-    pub fn improvements(&self) -> usize {
-        self.rows
-            .iter()
-            .filter(|r| r.verdict == Verdict::Improvement)
-            .count()
+    /// How many rows got each verdict: regressed (incl. broke), improved,
+    /// no change, not comparable.
+    pub fn counts(&self) -> [usize; 4] {
+        let mut counts = [0; 4];
+        for r in &self.rows {
+            counts[match r.verdict {
+                Verdict::Regressed | Verdict::Broke(_) => 0,
+                Verdict::Improved => 1,
+                Verdict::NoChange => 2,
+                Verdict::NotComparable(_) => 3,
+            }] += 1;
+        }
+        counts
     }
 
-    /// The comparison as an aligned text table, then the unmatched records.
-    pub fn render(&self) -> String {
-        let mut lines: Vec<[String; 8]> = vec![[
-            "workload".into(),
-            "variant".into(),
-            "input set".into(),
-            "target cpu".into(),
-            "unit".into(),
-            "base".into(),
-            "new".into(),
-            "change".into(),
-        ]];
-        let mut verdicts = vec![String::new()];
-        for row in &self.rows {
-            let r = row.new;
-            lines.push([
-                r.workload.clone(),
-                r.variant.clone(),
-                r.input_set.clone(),
-                r.target_cpu.clone(),
-                r.unit.clone(),
-                value(row.base),
-                value(row.new),
-                row.change_pct
-                    .map_or_else(|| "-".to_owned(), |c| format!("{c:+.2}%")),
-            ]);
-            verdicts.push(row.verdict.label());
+    /// The one-line summary under the table.
+    pub fn summary(&self) -> String {
+        let [regressed, improved, same, other] = self.counts();
+        format!(
+            "{} record(s) compared: {regressed} regressed, {improved} improved, {same} no change, \
+             {other} not comparable (time: bootstrap over rounds, Holm-corrected at {:.0}%; \
+             instructions: exact)",
+            self.rows.len(),
+            ALPHA * 100.0
+        )
+    }
+
+    /// The comparison in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Json => self.json(),
         }
-        let mut widths = [0usize; 8];
+    }
+
+    fn cells(row: &Row<'_>) -> [String; 9] {
+        let r = row.new;
+        [
+            r.workload.clone(),
+            r.variant.clone(),
+            r.input_set.clone(),
+            r.target_cpu.clone(),
+            r.unit.clone(),
+            value(row.base),
+            value(row.new),
+            match (row.change_pct, row.interval_pct) {
+                (Some(c), Some(i)) => format!("{c:+.1}% ({:+.1}…{:+.1})", i.low, i.high),
+                (Some(c), None) => format!("{c:+.2}%"),
+                (None, _) => "-".to_owned(),
+            },
+            row.verdict.label(),
+        ]
+    }
+
+    const HEADER: [&'static str; 9] = [
+        "workload",
+        "variant",
+        "input set",
+        "target cpu",
+        "unit",
+        "base",
+        "new",
+        "change (95% interval)",
+        "verdict",
+    ];
+
+    fn text(&self) -> String {
+        let mut lines: Vec<[String; 9]> = vec![Self::HEADER.map(str::to_owned)];
+        lines.extend(self.rows.iter().map(Self::cells));
+        let mut widths = [0usize; 9];
         for line in &lines {
             for (w, cell) in widths.iter_mut().zip(line) {
                 *w = (*w).max(cell.chars().count());
             }
         }
         let mut out = String::new();
-        for (line, verdict) in lines.iter().zip(&verdicts) {
+        for line in &lines {
             for (i, (cell, w)) in line.iter().zip(widths).enumerate() {
-                if i >= 5 {
+                if (5..8).contains(&i) {
                     let _ = write!(out, "{cell:>w$}  ");
                 } else {
                     let _ = write!(out, "{cell:<w$}  ");
                 }
             }
-            out.push_str(verdict);
             out.truncate(out.trim_end().len());
             out.push('\n');
         }
@@ -237,14 +375,94 @@ impl Comparison<'_> {
                 );
             }
         }
+        let _ = writeln!(out, "\n{}", self.summary());
         out
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = format!(
+            "| {} |\n|{}\n",
+            Self::HEADER.join(" | "),
+            "---|".repeat(Self::HEADER.len())
+        );
+        for row in &self.rows {
+            let mut cells = Self::cells(row);
+            if row.verdict.fails() {
+                cells[8] = format!("**{}**", cells[8]);
+            }
+            let _ = writeln!(out, "| {} |", cells.join(" | ").replace('\n', " "));
+        }
+        let _ = write!(out, "\n{}\n", self.summary());
+        for (label, records) in [
+            ("only in base", &self.only_base),
+            ("only in new", &self.only_new),
+        ] {
+            for r in records.iter() {
+                let _ = writeln!(
+                    out,
+                    "- {label}: `{}/{}/{}` [{}]",
+                    r.workload, r.variant, r.input_set, r.target_cpu
+                );
+            }
+        }
+        out
+    }
+
+    fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct JsonRow<'a> {
+            workload: &'a str,
+            variant: &'a str,
+            input_set: &'a str,
+            target_cpu: &'a str,
+            metric: Metric,
+            unit: &'a str,
+            base: f64,
+            new: f64,
+            #[serde(flatten)]
+            row: &'a Row<'a>,
+        }
+        #[derive(Serialize)]
+        struct Document<'a> {
+            rows: Vec<JsonRow<'a>>,
+            regressed: usize,
+            improved: usize,
+            no_change: usize,
+            not_comparable: usize,
+            only_base: Vec<RecordKey<'a>>,
+            only_new: Vec<RecordKey<'a>>,
+        }
+        let [regressed, improved, no_change, not_comparable] = self.counts();
+        let doc = Document {
+            rows: self
+                .rows
+                .iter()
+                .map(|row| JsonRow {
+                    workload: &row.new.workload,
+                    variant: &row.new.variant,
+                    input_set: &row.new.input_set,
+                    target_cpu: &row.new.target_cpu,
+                    metric: row.new.metric,
+                    unit: &row.new.unit,
+                    base: row.base.median,
+                    new: row.new.median,
+                    row,
+                })
+                .collect(),
+            regressed,
+            improved,
+            no_change,
+            not_comparable,
+            only_base: self.only_base.iter().map(|r| r.key()).collect(),
+            only_new: self.only_new.iter().map(|r| r.key()).collect(),
+        };
+        serde_json::to_string_pretty(&doc).expect("the comparison serialises") + "\n"
     }
 }
 
-/// A record's median ± MAD, or its status.
+/// A record's median, or its status.
 fn value(r: &Record) -> String {
     match r.status {
-        Status::Ok if r.mad > 0.0 => format!("{} ±{}", short(r.median), short(r.mad)),
         Status::Ok => short(r.median),
         Status::Error => "error".to_owned(),
         Status::Skipped => "skipped".to_owned(),
@@ -266,7 +484,7 @@ fn short(v: f64) -> String {
 mod tests {
     use super::*;
 
-    fn record(metric: Metric, median: f64, mad: f64) -> Record {
+    fn record(metric: Metric, median: f64) -> Record {
         Record {
             workload: "w".into(),
             variant: "v".into(),
@@ -275,8 +493,33 @@ mod tests {
             metric,
             unit: "x".into(),
             median,
-            mad,
             ..Record::default()
+        }
+    }
+
+    /// A time record of `rounds` rounds of `n` samples around `centre`:
+    /// each round offset by up to ±`between` (the noise between runs) and
+    /// each sample by up to ±1 % (within a run), from a seeded generator.
+    fn timed(name: &str, centre: f64, rounds: usize, n: usize, between: f64, seed: u64) -> Record {
+        let mut x = seed;
+        let mut unit = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let rounds: Vec<Vec<f64>> = (0..rounds)
+            .map(|_| {
+                let offset = between * unit();
+                (0..n)
+                    .map(|_| centre * (1.0 + offset + 0.01 * unit()))
+                    .collect()
+            })
+            .collect();
+        let mut all: Vec<f64> = rounds.iter().flatten().copied().collect();
+        Record {
+            variant: name.into(),
+            median: interval::median(&mut all),
+            rounds,
+            ..record(Metric::Time, 0.0)
         }
     }
 
@@ -290,61 +533,104 @@ mod tests {
 
     #[test]
     fn instruction_changes_are_judged_by_plain_percent() {
-        let base = file(vec![record(Metric::Instructions, 1000.0, 0.0)]);
+        let base = file(vec![record(Metric::Instructions, 1000.0)]);
         for (new, verdict) in [
-            (1100.0, Verdict::Regression),
-            (1005.0, Verdict::Unchanged),
-            (900.0, Verdict::Improvement),
+            (1100.0, Verdict::Regressed),
+            (1005.0, Verdict::NoChange),
+            (900.0, Verdict::Improved),
         ] {
-            let new = file(vec![record(Metric::Instructions, new, 0.0)]);
+            let new = file(vec![record(Metric::Instructions, new)]);
             let c = compare(&base, &new, &[Metric::Instructions], None);
             assert_eq!(c.rows[0].verdict, verdict, "{new:?}");
         }
     }
 
+    /// Forty records drawn twice from the same distributions (an A/A
+    /// comparison with 3 % noise between rounds): nothing is flagged. The
+    /// same with one record 15 % slower: that one is, and only that one.
     #[test]
-    fn time_changes_must_also_leave_the_mads() {
-        let base = file(vec![record(Metric::Time, 100.0, 4.0)]);
-        // +8% but within 4 + 5 of noise: not a regression.
-        let noisy = file(vec![record(Metric::Time, 108.0, 5.0)]);
-        let c = compare(&base, &noisy, &[Metric::Time], None);
-        assert_eq!(c.rows[0].verdict, Verdict::Noise);
-        assert_eq!(c.failures(), 0);
-        // +20% with the same noise: a regression.
-        let slow = file(vec![record(Metric::Time, 120.0, 5.0)]);
-        let c = compare(&base, &slow, &[Metric::Time], None);
-        assert_eq!(c.rows[0].verdict, Verdict::Regression);
-        assert_eq!(c.failures(), 1);
-        // +3%: under the default 5% threshold whatever the noise.
-        let close = file(vec![record(Metric::Time, 103.0, 0.0)]);
-        let c = compare(&base, &close, &[Metric::Time], None);
-        assert_eq!(c.rows[0].verdict, Verdict::Unchanged);
+    fn identical_distributions_pass_and_a_shift_is_flagged() {
+        let run = |seed: u64, slow: Option<usize>| {
+            file(
+                (0..40)
+                    .map(|i| {
+                        let centre = if Some(i) == slow { 115.0 } else { 100.0 };
+                        timed(
+                            &format!("v{i}"),
+                            centre,
+                            3,
+                            10,
+                            0.03,
+                            seed * 1000 + i as u64,
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        let (base, again) = (run(1, None), run(2, None));
+        let c = compare(&base, &again, &[Metric::Time], None);
+        assert_eq!(c.counts(), [0, 0, 40, 0], "{}", c.render(Format::Text));
+        let slower = run(3, Some(7));
+        let c = compare(&base, &slower, &[Metric::Time], None);
+        assert_eq!(c.counts(), [1, 0, 39, 0], "{}", c.render(Format::Text));
+        assert_eq!(c.rows[7].verdict, Verdict::Regressed);
+        let i = c.rows[7].interval_pct.unwrap();
+        assert!(i.low > 5.0 && i.high < 25.0, "{i:?}");
+    }
+
+    #[test]
+    fn too_few_samples_are_not_comparable_never_a_pass() {
+        let base = file(vec![timed("v", 100.0, 1, 20, 0.0, 1)]);
+        let new = file(vec![timed("v", 200.0, 1, 20, 0.0, 2)]);
+        let c = compare(&base, &new, &[Metric::Time], None);
+        match &c.rows[0].verdict {
+            Verdict::NotComparable(why) => assert!(why.contains("too few samples"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn machines_and_builds_must_match() {
+        let base = file(Vec::new());
+        let mut other = file(Vec::new());
+        assert!(mismatches(&base, &other).is_empty());
+        other.machine.cpu_model = "AMD EPYC 9454P".into();
+        other.build.profile = "bench".into();
+        let found = mismatches(&base, &other);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("cpu_model ('' vs 'AMD EPYC 9454P')"));
+        assert!(found[1].starts_with("profile"));
     }
 
     #[test]
     fn unmatched_and_unmeasured_records_are_listed_not_gated() {
-        let base = file(vec![record(Metric::Instructions, 10.0, 0.0)]);
-        let mut skipped = record(Metric::Instructions, 0.0, 0.0);
+        let base = file(vec![record(Metric::Instructions, 10.0)]);
+        let mut skipped = record(Metric::Instructions, 0.0);
         skipped.status = Status::Skipped;
-        let mut other = record(Metric::Instructions, 5.0, 0.0);
+        let mut other = record(Metric::Instructions, 5.0);
         other.variant = "u".into();
         let new = file(vec![skipped, other]);
         let c = compare(&base, &new, &[Metric::Instructions], None);
         assert_eq!(c.failures(), 0);
         assert!(matches!(c.rows[0].verdict, Verdict::NotComparable(_)));
         assert_eq!(c.only_new.len(), 1);
-        assert!(c.render().contains("only in new: w/u/s"));
+        assert!(c.render(Format::Text).contains("only in new: w/u/s"));
     }
 
     #[test]
     fn a_record_that_turned_wrong_fails_the_gate() {
-        let base = file(vec![record(Metric::Time, 10.0, 0.0)]);
-        let mut wrong = record(Metric::Time, 0.0, 0.0);
+        let base = file(vec![record(Metric::Time, 10.0)]);
+        let mut wrong = record(Metric::Time, 0.0);
         wrong.status = Status::Error;
         wrong.reason = Some("wrong answer".into());
         let new = file(vec![wrong]);
         let c = compare(&base, &new, &[Metric::Time], Some(50.0));
         assert_eq!(c.failures(), 1);
-        assert!(c.render().contains("BROKE: wrong answer"));
+        assert!(c.render(Format::Text).contains("BROKE: wrong answer"));
+        let md = c.render(Format::Markdown);
+        assert!(md.contains("| **BROKE: wrong answer** |"), "{md}");
+        let json: serde_json::Value = serde_json::from_str(&c.render(Format::Json)).unwrap();
+        assert_eq!(json["regressed"], 1);
+        assert_eq!(json["rows"][0]["verdict"], "broke");
     }
 }

@@ -192,7 +192,7 @@ impl Record {
 }
 
 /// The identity of a record across runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct RecordKey<'a> {
     /// Workload name.
     pub workload: &'a str,

@@ -1,14 +1,15 @@
 //! `bitbench compare`: the regression gate between two results files.
 //!
-//! Prints a table of every shared record with its change, then exits with
-//! code 1 when any record regressed beyond the threshold: by plain percent
-//! for instruction counts, and for wall time only when the change also
-//! leaves both runs' MAD bands (see [`reports::compare`]). Unreadable files
-//! and other schemas exit with code 2.
+//! Prints every shared record with its change and verdict (see
+//! [`reports::compare`] for the statistics), then exits with code 1 when
+//! any record regressed. Exit code 2, before any verdict: an unreadable or
+//! empty file, files from different machines or builds (unless
+//! `--allow-mismatch`), or no record in common. A gate that cannot judge
+//! never passes.
 
 use crate::error::CliError;
-use crate::{out, outln};
-use reports::compare::{compare, default_threshold};
+use crate::out;
+use reports::compare::{Format, compare, mismatches};
 use reports::{Metric, ResultsFile};
 use std::path::{Path, PathBuf};
 
@@ -25,11 +26,32 @@ pub struct Args {
     /// Metrics to compare; default: time and instructions.
     #[arg(long, num_args = 1.., value_parser = ["time", "instructions", "counter"])]
     metric: Vec<String>,
+    /// Output: an aligned table, Markdown (for $GITHUB_STEP_SUMMARY or a
+    /// pull-request comment) or JSON.
+    #[arg(long, default_value = "text", value_parser = ["text", "markdown", "json"])]
+    format: String,
+    /// Compare files whose CPU model, rustc, profile or target-cpu differ
+    /// (refused by default: the difference would be the machine's).
+    #[arg(long)]
+    allow_mismatch: bool,
+}
+
+/// What `compare` should do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Metrics to compare; empty means time and instructions.
+    pub metrics: Vec<Metric>,
+    /// Overrides the default thresholds.
+    pub threshold_pct: Option<f64>,
+    /// Output format.
+    pub format: Format,
+    /// Compare even across machines or builds.
+    pub allow_mismatch: bool,
 }
 
 /// Runs `bitbench compare`.
 pub fn main(args: Args) -> Result<(), CliError> {
-    let metrics: Vec<Metric> = args
+    let metrics = args
         .metric
         .iter()
         .map(|m| match m.as_str() {
@@ -38,64 +60,80 @@ pub fn main(args: Args) -> Result<(), CliError> {
             _ => Metric::Counter,
         })
         .collect();
-    run(&args.base, &args.new, &metrics, args.threshold)
+    let format = match args.format.as_str() {
+        "markdown" => Format::Markdown,
+        "json" => Format::Json,
+        _ => Format::Text,
+    };
+    let options = Options {
+        metrics,
+        threshold_pct: args.threshold,
+        format,
+        allow_mismatch: args.allow_mismatch,
+    };
+    run(&args.base, &args.new, &options)
 }
 
-/// Compares `new` against `base`; `metrics` empty means time and
-/// instructions.
-pub fn run(
-    base: &Path,
-    new: &Path,
-    metrics: &[Metric],
-    threshold_pct: Option<f64>,
-) -> Result<(), CliError> {
-    if let Some(t) = threshold_pct.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+/// Compares `new` against `base`.
+pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
+    if let Some(t) = options
+        .threshold_pct
+        .filter(|t| !(t.is_finite() && *t >= 0.0))
+    {
         return Err(CliError::usage(format!(
             "--threshold {t}: expected a percentage of 0 or more"
         )));
     }
-    let base_file = ResultsFile::read(base)?;
-    let new_file = ResultsFile::read(new)?;
-    let metrics = if metrics.is_empty() {
+    let metrics = if options.metrics.is_empty() {
         vec![Metric::Time, Metric::Instructions]
     } else {
-        metrics.to_vec()
+        options.metrics.clone()
     };
-    let comparison = compare(&base_file, &new_file, &metrics, threshold_pct);
-    if comparison.rows.is_empty() {
+    let names = metrics
+        .iter()
+        .map(|m| m.as_str())
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let read = |path: &Path| -> Result<ResultsFile, CliError> {
+        let file = ResultsFile::read(path)?;
+        if !file.records.iter().any(|r| metrics.contains(&r.metric)) {
+            return Err(CliError::usage(format!(
+                "{}: no {names} records: an empty file cannot be compared",
+                path.display()
+            )));
+        }
+        Ok(file)
+    };
+    let (base_file, new_file) = (read(base)?, read(new)?);
+    let differ = mismatches(&base_file, &new_file);
+    if !differ.is_empty() && !options.allow_mismatch {
         return Err(CliError::usage(format!(
-            "nothing to compare: {} and {} share no {} record",
+            "{} and {} come from different machines or builds: {}; pass --allow-mismatch to \
+             compare them anyway",
             base.display(),
             new.display(),
-            metrics
-                .iter()
-                .map(|m| m.as_str())
-                .collect::<Vec<_>>()
-                .join(" or ")
+            differ.join(", ")
         )));
     }
-    out!("{}", comparison.render());
-    let thresholds: Vec<String> = metrics
-        .iter()
-        .map(|&m| {
-            format!(
-                "{m} {}%",
-                threshold_pct.unwrap_or_else(|| default_threshold(m))
-            )
-        })
-        .collect();
-    let failures = comparison.failures();
-    outln!(
-        "\n{} record(s) compared, {failures} regression(s), {} improvement(s) (threshold: {}; \
-         time also beyond both runs' MAD)",
-        comparison.rows.len(),
-        comparison.improvements(),
-        thresholds.join(", ")
-    );
-    if failures > 0 {
-        return Err(CliError::failed(format!(
-            "{failures} record(s) regressed beyond the threshold"
+    let comparison = compare(&base_file, &new_file, &metrics, options.threshold_pct);
+    if comparison.rows.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing to compare: {} and {} share no {names} record",
+            base.display(),
+            new.display(),
         )));
+    }
+    out!("{}", comparison.render(options.format));
+    let [regressed, improved, no_change, _] = comparison.counts();
+    if regressed + improved + no_change == 0 {
+        return Err(CliError::usage(
+            "no record could be judged (see the reasons above): a gate that cannot judge does \
+             not pass",
+        ));
+    }
+    let failures = comparison.failures();
+    if failures > 0 {
+        return Err(CliError::failed(format!("{failures} record(s) regressed")));
     }
     Ok(())
 }
