@@ -11,6 +11,7 @@ use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::chart::heatmap::{Cell, CellValue, Heatmap};
 use crate::chart::lines::{LineChart, Series};
 use crate::dataset::{SetKind, WorkloadView, ok_median};
+use crate::interval;
 use crate::palette;
 use crate::reference::{Rule, speedup_reference};
 use crate::results::{Metric, Record, Status};
@@ -45,6 +46,17 @@ pub(crate) fn slug(s: &str) -> String {
         }
     }
     out.trim_matches('-').to_owned()
+}
+
+/// A time record's whisker in nanoseconds per element: its 95 % interval,
+/// or where it has none (too few samples) its min–max range.
+fn whisker_ns(r: &Record) -> Option<(f64, f64)> {
+    let (factor, _) = parse_time_unit(&r.unit)?;
+    ok_median(r)?;
+    Some(match r.interval {
+        Some(i) => (i.low * factor, i.high * factor),
+        None => (r.min * factor, r.max * factor),
+    })
 }
 
 /// Nanoseconds per element of a time record, if it holds a value in a time unit.
@@ -115,7 +127,7 @@ pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<Plan
             caption: format!("Instructions retired ({unit}, median ± MAD), counted under callgrind; lower is better."),
             figure: Planned::Bars(BarChart {
                 title: format!("{w}: instructions per element"),
-                subtitle: "median ± MAD; lower is better".into(),
+                subtitle: "median, whiskers: 95% interval (min–max if too few samples); lower is better".into(),
                 y_title: unit,
                 ..chart
             }),
@@ -271,31 +283,23 @@ fn time_charts(
 
     let (prefix, factor) = rate_prefix(1e9 / typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
-        Some(ns(r).map_or_else(
-            || missing(r),
-            |t| {
-                let mad = ok_median(r).map_or(0.0, |m| r.mad * t / m);
-                let rate = |ns: f64| 1e9 / ns / factor;
-                let hi = if t - mad > 0.0 {
-                    rate(t - mad)
-                } else {
-                    rate(t)
-                };
-                Bar::Value {
-                    value: rate(t),
-                    whisker: Some((rate(t + mad), hi)),
-                }
+        let rate = |ns: f64| 1e9 / ns / factor;
+        Some(match (ns(r), whisker_ns(r)) {
+            (Some(t), Some((low, high))) => Bar::Value {
+                value: rate(t),
+                whisker: Some((rate(high), rate(low))),
             },
-        ))
+            _ => missing(r),
+        })
     });
     let title = format!("{w}: throughput by variant");
     out.push(PlannedChart {
         stem: format!("{}-throughput", slug(w)),
         title: title.clone(),
-        caption: format!("Throughput in {prefix}{el}s per second (from the median time per {el}; whiskers from ± MAD); higher is better."),
+        caption: format!("Throughput in {prefix}{el}s per second (from the median time per {el}; whiskers from its 95% interval, or min–max where too few samples); higher is better."),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: format!("{prefix}{el}s per second; whiskers: median ± MAD; higher is better"),
+            subtitle: format!("{prefix}{el}s per second; whiskers: 95% interval (min–max if too few samples); higher is better"),
             y_title: format!("throughput ({prefix}{el}s/s)"),
             ..chart
         }),
@@ -303,28 +307,25 @@ fn time_charts(
 
     let unit = time_unit(typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
-        Some(ns(r).map_or_else(
-            || missing(r),
-            |t| {
-                let mad = ok_median(r).map_or(0.0, |m| r.mad * t / m);
-                Bar::Value {
-                    value: t / unit.ns,
-                    whisker: Some(((t - mad) / unit.ns, (t + mad) / unit.ns)),
-                }
+        Some(match (ns(r), whisker_ns(r)) {
+            (Some(t), Some((low, high))) => Bar::Value {
+                value: t / unit.ns,
+                whisker: Some((low / unit.ns, high / unit.ns)),
             },
-        ))
+            _ => missing(r),
+        })
     });
     let title = format!("{w}: time per {el}");
     out.push(PlannedChart {
         stem: format!("{}-time", slug(w)),
         title: title.clone(),
         caption: format!(
-            "Median time per {el} in {}, whiskers ± MAD; lower is better.",
+            "Median time per {el} in {}, whiskers its 95% interval (min–max where too few samples); lower is better.",
             unit.symbol
         ),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: "median ± MAD; lower is better".into(),
+            subtitle: "median, whiskers: 95% interval (min–max if too few samples); lower is better".into(),
             y_title: format!("time ({}/{el})", unit.symbol),
             ..chart
         }),
@@ -381,11 +382,18 @@ fn time_charts(
         ));
     }
     let chart = bars(view, sets, Metric::Time, |r, g, s| {
-        let base = view.find(&oracle, s, g, Metric::Time).and_then(ns);
+        let base_record = view.find(&oracle, s, g, Metric::Time);
+        let base = base_record.and_then(ns);
         Some(match (ns(r), base) {
             (Some(t), Some(b)) => Bar::Value {
                 value: b / t,
-                whisker: None,
+                whisker: base_record
+                    .filter(|_| r.variant != oracle)
+                    .and_then(|br| {
+                        let seed = interval::seed_of(&[w, &oracle, &r.variant, s]);
+                        interval::ratio_interval(&br.rounds, &r.rounds, seed)
+                    })
+                    .map(|i| (i.low, i.high)),
             },
             (None, _) => missing(r),
             (Some(_), None) => Bar::Missing("no oracle"),
@@ -395,7 +403,7 @@ fn time_charts(
     out.push(PlannedChart {
         stem: format!("{}-speedup", slug(w)),
         title: title.clone(),
-        caption: format!("Speedup over `{reference}` on the same input set and build (its time ÷ variant time); the line marks 1×, higher is better."),
+        caption: format!("Speedup over `{reference}` on the same input set and build (its time ÷ variant time; whiskers: 95% interval where both have enough samples); the line marks 1×, higher is better."),
         figure: Planned::Bars(BarChart {
             title,
             subtitle: format!("{oracle} time ÷ variant time, same input set and build; line at 1× = {oracle}"),
@@ -581,7 +589,29 @@ fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
 
 #[cfg(test)]
 mod tests {
-    use super::slug;
+    use super::{slug, whisker_ns};
+    use crate::interval::Interval;
+    use crate::results::Record;
+
+    #[test]
+    fn whiskers_are_the_interval_or_else_the_range() {
+        let r = Record {
+            unit: "µs/solve".into(),
+            median: 2.0,
+            min: 1.0,
+            max: 4.0,
+            ..Record::default()
+        };
+        assert_eq!(whisker_ns(&r), Some((1000.0, 4000.0)));
+        let r = Record {
+            interval: Some(Interval {
+                low: 1.5,
+                high: 2.5,
+            }),
+            ..r
+        };
+        assert_eq!(whisker_ns(&r), Some((1500.0, 2500.0)));
+    }
 
     #[test]
     fn slugs() {
