@@ -302,6 +302,12 @@ impl Comparison<'_> {
         )
     }
 
+    /// The records only one file has, labelled by which.
+    fn unmatched(&self) -> impl Iterator<Item = (&'static str, &Record)> + '_ {
+        let base = self.only_base.iter().map(|r| ("only in base", *r));
+        base.chain(self.only_new.iter().map(|r| ("only in new", *r)))
+    }
+
     /// The comparison in `format`.
     pub fn render(&self, format: Format) -> String {
         match format {
@@ -363,17 +369,12 @@ impl Comparison<'_> {
             out.truncate(out.trim_end().len());
             out.push('\n');
         }
-        for (label, records) in [
-            ("only in base", &self.only_base),
-            ("only in new", &self.only_new),
-        ] {
-            for r in records.iter() {
-                let _ = writeln!(
-                    out,
-                    "{label}: {}/{}/{} [{}] {}",
-                    r.workload, r.variant, r.input_set, r.target_cpu, r.unit
-                );
-            }
+        for (label, r) in self.unmatched() {
+            let _ = writeln!(
+                out,
+                "{label}: {}/{}/{} [{}] {}",
+                r.workload, r.variant, r.input_set, r.target_cpu, r.unit
+            );
         }
         let _ = writeln!(out, "\n{}", self.summary());
         out
@@ -393,17 +394,12 @@ impl Comparison<'_> {
             let _ = writeln!(out, "| {} |", cells.join(" | ").replace('\n', " "));
         }
         let _ = write!(out, "\n{}\n", self.summary());
-        for (label, records) in [
-            ("only in base", &self.only_base),
-            ("only in new", &self.only_new),
-        ] {
-            for r in records.iter() {
-                let _ = writeln!(
-                    out,
-                    "- {label}: `{}/{}/{}` [{}]",
-                    r.workload, r.variant, r.input_set, r.target_cpu
-                );
-            }
+        for (label, r) in self.unmatched() {
+            let _ = writeln!(
+                out,
+                "- {label}: `{}/{}/{}` [{}]",
+                r.workload, r.variant, r.input_set, r.target_cpu
+            );
         }
         out
     }
