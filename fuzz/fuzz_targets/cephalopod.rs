@@ -1,5 +1,7 @@
-//! Differential target `cephalopod`: every variant against the oracle on a valid
-//! input decoded from the fuzzer's bytes (see `bitbench_fuzz::cephalopod`).
+//! Differential target `cephalopod`: every variant against the oracle, on a
+//! problem the adapter decodes from the fuzzer's bytes (see `bitbench::fuzz`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|case: bitbench_fuzz::cephalopod::Case| case.check());
+use bitbench::builtin::cephalopod;
+
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&cephalopod::CEPHALOPOD, bytes));

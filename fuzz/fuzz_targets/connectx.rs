@@ -1,5 +1,7 @@
-//! Differential target `connectx`: every variant against the oracle on a valid
-//! input decoded from the fuzzer's bytes (see `bitbench_fuzz::connectx`).
+//! Differential target `connectx`: every win detector against the oracle, on
+//! positions the adapter decodes from the fuzzer's bytes (see `bitbench::fuzz`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|case: bitbench_fuzz::connectx::WinCase| case.check());
+use bitbench::builtin::connectx;
+
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&connectx::WIN, bytes));

@@ -1,5 +1,8 @@
-//! Differential target `connectx-perft`: every variant against the oracle on a valid
-//! input decoded from the fuzzer's bytes (see `bitbench_fuzz::connectx`).
+//! Differential target `connectx-perft`: every perft counter against the
+//! oracle, on a query the adapter decodes from the fuzzer's bytes (see
+//! `bitbench::fuzz`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|case: bitbench_fuzz::connectx::PerftCase| case.check());
+use bitbench::builtin::connectx;
+
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&connectx::PERFT, bytes));

@@ -1,5 +1,7 @@
-//! Differential target `meteor`: every variant against the oracle on a valid
-//! input decoded from the fuzzer's bytes (see `bitbench_fuzz::meteor`).
+//! Differential target `meteor`: every solver against the oracle, on a puzzle
+//! the adapter decodes from the fuzzer's bytes (see `bitbench::fuzz`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|case: bitbench_fuzz::meteor::Case| case.check());
+use bitbench::builtin::meteor;
+
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&meteor::METEOR, bytes));

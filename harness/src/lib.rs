@@ -21,6 +21,8 @@ pub mod cli;
 mod entry;
 mod erased;
 pub mod error;
+#[cfg(feature = "fuzz")]
+pub mod fuzz;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};

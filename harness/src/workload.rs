@@ -208,6 +208,29 @@ pub trait Workload: Send + Sync + 'static {
         let _ = (variant, input);
         None
     }
+    /// Decodes a fuzzer's bytes into a batch of inputs for
+    /// [`fuzz::check`](crate::fuzz::check) (feature `fuzz`); `Err` when the
+    /// bytes make no input, which the fuzzer then does not count.
+    ///
+    /// The default draws one of [`Workload::check_sets`] and a seed and
+    /// generates one input. Override it with a structured decoder that
+    /// reaches the corners a generator rarely draws (degenerate sizes,
+    /// near-full boards, batch tails) and keeps every input within the
+    /// oracle's cost; reading one byte at a time with zeros past the end
+    /// makes every byte string some valid input.
+    #[cfg(feature = "fuzz")]
+    fn arbitrary_inputs(
+        &self,
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<Vec<Self::Input>> {
+        let sets = self.check_sets();
+        let set = u.choose(&sets)?;
+        let seed = u.arbitrary()?;
+        let inputs = self
+            .generate(set, seed, 1)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        Ok(vec![u.choose(&inputs)?.clone()])
+    }
     /// Inputs one step smaller than `input`, for minimising a failure.
     fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> {
         let _ = input;

@@ -279,6 +279,78 @@ impl Workload for Cephalopod {
         }
         smaller
     }
+    #[cfg(feature = "fuzz")]
+    fn arbitrary_inputs(
+        &self,
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<Vec<Problem>> {
+        Ok(vec![decode::problem(u)])
+    }
+}
+
+/// The fuzz decoder: a board and a depth within the oracle's cost bound.
+///
+/// The oracle walks every path, so the depth is cut to the deepest one whose
+/// path count stays under [`decode::MAX_PATHS`]. Half of each cell's byte
+/// values mean "empty", so boards have room to play; depths past any game
+/// (up to `u32::MAX`) are kept whenever the whole game tree fits the bound.
+#[cfg(feature = "fuzz")]
+mod decode {
+    use crate::fuzz::byte;
+    use arbitrary::Unstructured;
+    use cephalopod::{Board, Problem, path_count};
+
+    /// The most paths a problem may have. The oracle visits each: about 20
+    /// ns a path in a release build, ten times that under the fuzzer's
+    /// comparison tracing, so a problem stays around a few milliseconds.
+    pub const MAX_PATHS: u64 = 10_000;
+
+    /// The most moves a game can have (from the empty board).
+    const LONGEST_GAME: u32 = 61;
+    /// Depth bytes below this are depths 0..=69, past the longest game (61).
+    const HUGE: u8 = 128;
+    /// Cell bytes below this are empty cells.
+    const EMPTY_BELOW: u8 = 128;
+
+    pub fn problem(u: &mut Unstructured<'_>) -> Problem {
+        let d = byte(u);
+        let depth = if d < HUGE {
+            u32::from(d % 70)
+        } else {
+            u32::MAX - u32::from(d - HUGE)
+        };
+        let cells = std::array::from_fn(|_| match byte(u) {
+            b if b < EMPTY_BELOW => 0,
+            b => 1 + b % 6,
+        });
+        let board = Board::from_cells(cells).expect("dice are 0..=6");
+        Problem {
+            depth: bounded_depth(depth, board),
+            board,
+        }
+    }
+
+    /// The deepest depth up to `depth` whose path count is at most
+    /// [`MAX_PATHS`]. Path counts never fall as the depth grows (every
+    /// unfinished board has a move), so a binary search finds it.
+    fn bounded_depth(depth: u32, board: Board) -> u32 {
+        let fits = |d: u32| path_count(d, board, MAX_PATHS).is_some();
+        if fits(depth) {
+            return depth;
+        }
+        // fits(lo) holds (depth 0 has one path) and fits(hi) does not; every
+        // game ends within 61 moves, so deeper depths all fit or fail alike.
+        let (mut lo, mut hi) = (0, depth.min(LONGEST_GAME + 1));
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 #[cfg(test)]

@@ -170,6 +170,101 @@ impl Workload for Components {
     fn shrink(&self, input: &Board) -> Vec<Board> {
         components::inputs::shrink(*input).collect()
     }
+    #[cfg(feature = "fuzz")]
+    fn arbitrary_inputs(
+        &self,
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<Vec<Board>> {
+        Ok(decode::boards(u))
+    }
+}
+
+/// The fuzz decoder: a batch of boards from shape generators rather than
+/// raw bits alone, because connected-component bugs hide in structure (long
+/// snakes, combs, gravity stacks, near-full boards) that uniform random bits
+/// almost never draw. A batch of up to [`decode::MAX_BATCH`] boards reaches
+/// the SIMD lanes and batch tails.
+#[cfg(feature = "fuzz")]
+mod decode {
+    use crate::fuzz::byte;
+    use arbitrary::Unstructured;
+    use components::Board;
+
+    /// The most boards in one batch: enough for several full AVX-512
+    /// registers (4 boards each) plus a tail.
+    pub const MAX_BATCH: usize = 9;
+
+    /// Bytes of a raw 72-bit board.
+    const BOARD_BYTES: usize = Board::CELLS / 8;
+
+    /// How one board is drawn: the tag byte modulo this.
+    const SHAPES: u8 = 6;
+    /// Tag bit: complement the drawn board (sparse shapes become near-full ones).
+    const INVERT: u8 = 0x80;
+
+    /// 1 to [`MAX_BATCH`] boards.
+    pub fn boards(u: &mut Unstructured<'_>) -> Vec<Board> {
+        let n = 1 + usize::from(byte(u)) % MAX_BATCH;
+        (0..n).map(|_| board(u)).collect()
+    }
+
+    fn raw(u: &mut Unstructured<'_>) -> u128 {
+        (0..BOARD_BYTES).fold(0, |bits, i| bits | u128::from(byte(u)) << (8 * i))
+    }
+
+    /// A walk of up to 124 steps from a start cell, setting every cell it
+    /// visits; a step off the board stays put. Draws snakes, spirals and blobs.
+    fn walk(u: &mut Unstructured<'_>) -> u128 {
+        let (w, h) = (Board::WIDTH, Board::HEIGHT);
+        let mut cell = usize::from(byte(u)) % Board::CELLS;
+        let mut bits = 1u128 << cell;
+        let steps = usize::from(byte(u) % 32);
+        for _ in 0..steps {
+            let four = byte(u);
+            for k in 0..4 {
+                let (r, c) = (cell / w, cell % w);
+                cell = match four >> (2 * k) & 3 {
+                    0 if r > 0 => cell - w,
+                    1 if r + 1 < h => cell + w,
+                    2 if c > 0 => cell - 1,
+                    3 if c + 1 < w => cell + 1,
+                    _ => cell,
+                };
+                bits |= 1 << cell;
+            }
+        }
+        bits
+    }
+
+    /// Columns filled from the bottom to heights 0..=12 (Smash the Code gravity).
+    fn gravity(u: &mut Unstructured<'_>) -> u128 {
+        let mut bits = 0u128;
+        for c in 0..Board::WIDTH {
+            let height = usize::from(byte(u)) % (Board::HEIGHT + 1);
+            for r in Board::HEIGHT - height..Board::HEIGHT {
+                bits |= 1 << (r * Board::WIDTH + c);
+            }
+        }
+        bits
+    }
+
+    fn board(u: &mut Unstructured<'_>) -> Board {
+        let tag = byte(u);
+        let bits = match tag % SHAPES {
+            0 => raw(u),
+            1 => raw(u) & raw(u),
+            2 => raw(u) | raw(u),
+            3 => walk(u),
+            4 => gravity(u),
+            _ => gravity(u) & raw(u),
+        } & Board::FULL;
+        let bits = if tag & INVERT != 0 {
+            bits ^ Board::FULL
+        } else {
+            bits
+        };
+        Board::new(bits).expect("masked to the board")
+    }
 }
 
 #[cfg(test)]

@@ -201,6 +201,13 @@ impl Workload for WinDetection {
     fn shrink(&self, input: &Position) -> Vec<Position> {
         shrink_position(input)
     }
+    #[cfg(feature = "fuzz")]
+    fn arbitrary_inputs(
+        &self,
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<Vec<Position>> {
+        Ok(decode::positions(u))
+    }
 }
 
 struct PerftBatch(Box<dyn connectx::Perft>);
@@ -370,5 +377,154 @@ impl Workload for PerftCount {
                     .map(|position| PerftInput { position, ..*input }),
             )
             .collect()
+    }
+    #[cfg(feature = "fuzz")]
+    fn arbitrary_inputs(
+        &self,
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<Vec<PerftInput>> {
+        Ok(vec![decode::perft(u)])
+    }
+}
+
+/// The fuzz decoders: a configuration and a legal game for each position.
+///
+/// Configurations are either the input sets' standard ones or any `W×H kK`
+/// with `W*(H+1) <= 128` and `1 <= K <= max(W, H)`, so both the `u64` and
+/// the `u128` bitboard paths and degenerate boards (one row, one column,
+/// K = 1) come up. Each move byte names a column; a full column passes the
+/// move on to the next one that is open, so every byte string is a legal
+/// game, played until the bytes run out or the game ends.
+#[cfg(feature = "fuzz")]
+mod decode {
+    use crate::fuzz::byte;
+    use arbitrary::Unstructured;
+    use connectx::{Config, PerftInput, Position, kaggle};
+    use std::sync::LazyLock;
+
+    /// The most positions in one win-detection batch (SIMD variants may
+    /// take several positions at once).
+    pub const MAX_BATCH: usize = 8;
+
+    /// The most nodes a perft query may make the oracle visit, bounded from
+    /// above by counting move sequences that only respect column heights.
+    pub const MAX_NODES: u128 = 20_000;
+
+    /// The deepest perft asked for before the cost bound.
+    const MAX_DEPTH: u8 = 16;
+
+    /// Config bytes below this pick a standard configuration.
+    const CUSTOM: u8 = 128;
+
+    static CONFIGS: LazyLock<Vec<Config>> = LazyLock::new(connectx::inputs::configs);
+
+    /// 1 to [`MAX_BATCH`] positions, possibly of different configurations.
+    pub fn positions(u: &mut Unstructured<'_>) -> Vec<Position> {
+        let n = 1 + usize::from(byte(u)) % MAX_BATCH;
+        (0..n).map(|_| position(u, "connectx")).collect()
+    }
+
+    /// A perft query within [`MAX_NODES`].
+    pub fn perft(u: &mut Unstructured<'_>) -> PerftInput {
+        let (config, moves) = game(u);
+        let depth = u32::from(byte(u) % MAX_DEPTH);
+        let depth = (0..=depth)
+            .rev()
+            .find(|&d| node_bound(config, &moves, d) <= MAX_NODES)
+            .unwrap_or(0);
+        let position = from_moves(config, &moves, "connectx-perft");
+        PerftInput { position, depth }
+    }
+
+    fn config(u: &mut Unstructured<'_>) -> Config {
+        let b = byte(u);
+        if b < CUSTOM {
+            return CONFIGS[usize::from(b) % CONFIGS.len()];
+        }
+        let w = 1 + usize::from(byte(u)) % 64;
+        let h = 1 + usize::from(byte(u)) % (128 / w - 1);
+        let k = 1 + usize::from(byte(u)) % w.max(h);
+        Config::new(w, h, k).expect("W*(H+1) <= 128 and 1 <= K <= max(W, H)")
+    }
+
+    /// A configuration and a legal game in it (0-based columns).
+    ///
+    /// The moves are played with Kaggle's list rules (the oracle's own),
+    /// not with [`Position`], so a bug in the position type shows up as a
+    /// finding with a reproduction instead of a wrong decoding.
+    fn game(u: &mut Unstructured<'_>) -> (Config, Vec<usize>) {
+        let config = config(u);
+        let w = config.columns();
+        let mut board = vec![0u8; config.cells()];
+        let mut moves = Vec::new();
+        for _ in 0..byte(u) {
+            let first = usize::from(byte(u)) % w;
+            let column = (0..w)
+                .map(|i| (first + i) % w)
+                .find(|&c| kaggle::is_legal(&board, c))
+                .expect("a game that is not over has an open column");
+            let mark = 1 + (moves.len() % 2) as u8;
+            let row = kaggle::play(&mut board, config, column, mark).expect("a legal column");
+            moves.push(column);
+            if kaggle::is_win(&board, config, row, column, mark) || kaggle::is_full(&board) {
+                break;
+            }
+        }
+        (config, moves)
+    }
+
+    fn position(u: &mut Unstructured<'_>, workload: &str) -> Position {
+        let (config, moves) = game(u);
+        from_moves(config, &moves, workload)
+    }
+
+    /// The position after a legal game; panics with the game's text when
+    /// the position type rejects a game Kaggle's rules allow (`solve` parses
+    /// positions with the same type, so win detection reproduces it).
+    fn from_moves(config: Config, moves: &[usize], workload: &str) -> Position {
+        Position::from_moves(config, moves).unwrap_or_else(|e| {
+            let sep = if config.columns() > 9 { "," } else { "" };
+            let moves: Vec<String> = moves.iter().map(|c| (c + 1).to_string()).collect();
+            let text = format!("{config}:{}", moves.join(sep));
+            panic!(
+                "{workload}: Position::from_moves rejects a legal game: {e}\n  \
+                 input: {text}\nreproduce:\n  {repro}",
+                repro = crate::fuzz::solve_line("connectx", None, std::slice::from_ref(&text)),
+            )
+        })
+    }
+
+    /// An upper bound on the nodes of a perft search of `depth` after
+    /// `moves`: the move sequences of every length up to `depth` that only
+    /// respect how much room each column has left (wins only cut the real
+    /// tree further).
+    fn node_bound(config: Config, moves: &[usize], depth: u32) -> u128 {
+        let depth = depth.min(config.cells() as u32) as usize;
+        let mut room = vec![config.rows(); config.columns()];
+        for &c in moves {
+            room[c] -= 1;
+        }
+        let mut binom = vec![vec![0u128; depth + 1]; depth + 1];
+        for n in 0..=depth {
+            binom[n][0] = 1;
+            for k in 1..=n {
+                binom[n][k] = binom[n - 1][k - 1].saturating_add(binom[n - 1][k]);
+            }
+        }
+        // ways[j]: sequences of j moves into the columns merged so far; a
+        // new column with room r takes any k <= r of the j moves, in C(j, k)
+        // ways.
+        let mut ways = vec![0u128; depth + 1];
+        ways[0] = 1;
+        for r in room {
+            let mut next = vec![0u128; depth + 1];
+            for (j, slot) in next.iter_mut().enumerate() {
+                for k in 0..=r.min(j) {
+                    *slot = slot.saturating_add(ways[j - k].saturating_mul(binom[j][k]));
+                }
+            }
+            ways = next;
+        }
+        ways.iter().fold(0u128, |sum, &n| sum.saturating_add(n))
     }
 }

@@ -5,8 +5,10 @@
 //! not reach the main one), so this command drives `cargo fuzz` as a child
 //! process rather than linking them. A finding is reported with the panic
 //! message (variant, input, both answers), the crash artifact and the
-//! `bitbench solve` command the target's decoder prints for it; `--decode`
-//! does the same for an artifact found earlier.
+//! `bitbench solve` command of its inputs, which the target prints when it
+//! replays the artifact with [`PRINT_ENV`] set (the decoding is the
+//! library's, `bitbench::fuzz`); `--decode` does the same for an artifact
+//! found earlier.
 
 use crate::entry::Suite;
 use crate::error::CliError;
@@ -14,6 +16,13 @@ use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
+
+/// Set (non-empty) in a fuzz target's environment, `bitbench::fuzz::check`
+/// prints the `bitbench solve` line of each input it decodes, after
+/// [`PRINT_PREFIX`], before checking it.
+pub(crate) const PRINT_ENV: &str = "BITBENCH_FUZZ_PRINT";
+/// What starts each line printed under [`PRINT_ENV`].
+pub(crate) const PRINT_PREFIX: &str = "fuzz input: ";
 
 /// `bitbench fuzz`'s command line.
 #[derive(clap::Args, Debug)]
@@ -242,7 +251,18 @@ fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<Ta
     let seconds = done_seconds(&log).map_or(elapsed, |s| s as f64);
     let per_second = stat(&log, "stat::average_exec_per_sec:")
         .map_or(runs as f64 / seconds.max(1.0), |r| r as f64);
-    let finding = (!ok).then(|| finding_report(&log));
+    let finding = if ok {
+        None
+    } else {
+        let mut report = finding_report(&log);
+        let lines: Vec<&str> = log.lines().collect();
+        if let Some(artifact) = artifact_path(&lines) {
+            for line in replay(dir, build, target, Path::new(&artifact))?.inputs {
+                report.push_str(&format!("\nreproduce: {line}"));
+            }
+        }
+        Some(report)
+    };
     Ok(TargetRun {
         seconds,
         runs,
@@ -265,8 +285,7 @@ fn done_seconds(log: &str) -> Option<u64> {
 }
 
 /// The useful part of a failed run's log: the panic message (which names the
-/// variant, input and answers), the artifact and the reproduction the
-/// target's `Debug` printed.
+/// variant, input and answers) and the artifact.
 fn finding_report(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
     let mut report = Vec::new();
@@ -295,9 +314,6 @@ fn finding_report(log: &str) -> String {
     }
     if let Some(path) = artifact_path(&lines) {
         report.push(format!("artifact: {path}"));
-    }
-    if let Some(repro) = after(&lines, "Output of `std::fmt::Debug`:") {
-        report.push(format!("reproduce: {repro}"));
     }
     if report.is_empty() {
         // Unrecognised failure (the build, say): show the end of the log.
@@ -362,36 +378,65 @@ fn decode(
             known.join(", ")
         )));
     }
-    let (_, text) = output(
-        build.cargo_fuzz(dir, "fmt").arg(&target).arg(&artifact),
-        "cargo fuzz fmt",
-    )?;
-    let lines: Vec<&str> = text.lines().collect();
-    let repro = lines
-        .iter()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with("bitbench solve "))
-        .ok_or_else(|| {
-            CliError::failed(format!(
-                "cargo fuzz fmt did not decode {}: {}",
-                artifact.display(),
-                lines.last().unwrap_or(&"")
-            ))
-        })?;
-    outln!("reproduce: {repro}");
-    let (ok, log) = output(
-        build.cargo_fuzz(dir, "run").arg(&target).arg(&artifact),
-        "cargo fuzz run",
-    )?;
-    if ok {
+    let run = replay(dir, build, &target, &artifact)?;
+    if run.inputs.is_empty() {
+        outln!("{}", finding_report(&run.log));
+        return Err(CliError::failed(format!(
+            "{target} printed no input for {} (does it call bitbench::fuzz::check?)",
+            artifact.display()
+        )));
+    }
+    for line in &run.inputs {
+        outln!("reproduce: {line}");
+    }
+    if run.passed {
         outln!("the target passes on this input now");
         return Ok(());
     }
-    outln!("{}", finding_report(&log));
+    outln!("{}", finding_report(&run.log));
     Err(CliError::failed(format!(
         "{target} still fails on {}",
         artifact.display()
     )))
+}
+
+/// A target run on one artifact, its decoded inputs printed.
+struct Replay {
+    /// The `bitbench solve` line of each `check` call's inputs.
+    inputs: Vec<String>,
+    passed: bool,
+    log: String,
+}
+
+/// Runs `target` on `artifact` with [`PRINT_ENV`] set: the target decodes
+/// the bytes with its own decoder and prints what it checks.
+fn replay(dir: &Path, build: Build, target: &str, artifact: &Path) -> Result<Replay, CliError> {
+    let (passed, log) = output(
+        build
+            .cargo_fuzz(dir, "run")
+            .arg(target)
+            .arg(artifact)
+            .env(PRINT_ENV, "1"),
+        "cargo fuzz run",
+    )?;
+    Ok(Replay {
+        inputs: printed_inputs(&log),
+        passed,
+        log,
+    })
+}
+
+/// The lines a target printed under [`PRINT_ENV`], without the prefix,
+/// each once: libFuzzer runs an input a second time when it suspects a
+/// leak (the first run builds the variants, which stay for the process).
+fn printed_inputs(log: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in log.lines().filter_map(|l| l.strip_prefix(PRINT_PREFIX)) {
+        if !lines.iter().any(|l| l == line) {
+            lines.push(line.to_owned());
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -418,7 +463,7 @@ Failing input:
 
 Output of `std::fmt::Debug`:
 
-\tbitbench solve meteor '1 000...'
+\t[1, 2, 3]
 
 Reproduce with:
 ";
@@ -440,9 +485,22 @@ Reproduce with:
             report.contains("artifact: artifacts/meteor/crash-abc"),
             "{report}"
         );
-        assert!(
-            report.contains("reproduce: bitbench solve meteor '1 000...'"),
-            "{report}"
+        assert!(!report.contains("[1, 2, 3]"), "{report}");
+    }
+
+    #[test]
+    fn printed_inputs_are_read() {
+        let log = "INFO: Running with entropic power schedule\n\
+                   fuzz input: bitbench solve components '0 0'\n\
+                   fuzz input: bitbench solve components-groups4 '0 0'\n\
+                   fuzz input: bitbench solve components '0 0'\n\
+                   Executed artifacts/components/crash-1 in 0 ms\n";
+        assert_eq!(
+            printed_inputs(log),
+            [
+                "bitbench solve components '0 0'",
+                "bitbench solve components-groups4 '0 0'"
+            ]
         );
     }
 

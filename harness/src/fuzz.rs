@@ -1,0 +1,511 @@
+//! Differential fuzzing: the whole body of a cargo-fuzz target.
+//!
+//! [`check`] decodes the fuzzer's bytes into inputs through
+//! [`Workload::arbitrary_inputs`], runs every variant this machine has on
+//! them and panics with a report (variant, input, both answers, the
+//! `bitbench solve` lines) when one disagrees with the oracle; libFuzzer
+//! records the bytes as a crash artifact. Behind the `fuzz` feature, so a
+//! crate that does not fuzz compiles no `arbitrary`.
+//!
+//! A target (`fuzz/fuzz_targets/parity.rs`, with `bitbench = { …,
+//! features = ["fuzz"] }` in the fuzz crate's manifest):
+//!
+//! ```ignore
+//! #![no_main]
+//! libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&parity::Parity, bytes));
+//! ```
+//!
+//! libfuzzer-sys answers `cargo fuzz fmt` for a byte-slice target with the
+//! bytes themselves; run the artifact with `BITBENCH_FUZZ_PRINT=1` set (what
+//! `bitbench fuzz --decode ARTIFACT` does) and [`check`] prints the
+//! `bitbench solve` line of the inputs it decoded before checking them.
+
+use crate::cmd::fuzz::{PRINT_ENV, PRINT_PREFIX};
+use crate::workload::{Solve, Workload};
+use arbitrary::Unstructured;
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt::Display;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+/// Runs every available variant of `workload` on the inputs decoded from
+/// `bytes` and panics, naming the workload, the variant, the input, both
+/// answers and the `bitbench solve` commands that reproduce it, when one
+/// disagrees with the oracle (the first of [`Workload::variants`]).
+///
+/// Inputs the oracle's cost model refuses ([`Workload::skip`]) are not
+/// checked, nor a variant on the inputs its own cost model refuses. Each
+/// variant runs once on the whole batch and once on each input alone, so
+/// batch paths (SIMD lanes, tails) and single-input paths are both
+/// compared. Variants are built once per process and workload: building
+/// may cost far more than one run (tables made at start-up).
+///
+/// ```
+/// use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+///
+/// struct Parity;
+/// struct Fold;
+/// impl Solve<u64, u8> for Fold {
+///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
+///         for (x, o) in inputs.iter().zip(out) {
+///             *o = (0..64).fold(0, |p, i| p ^ (x >> i) as u8 & 1);
+///         }
+///     }
+/// }
+/// struct Popcnt;
+/// impl Solve<u64, u8> for Popcnt {
+///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
+///         for (x, o) in inputs.iter().zip(out) {
+///             *o = (x.count_ones() & 1) as u8;
+///         }
+///     }
+/// }
+///
+/// impl Workload for Parity {
+///     type Input = u64;
+///     type Output = u8;
+///     fn name(&self) -> &'static str { "parity" }
+///     fn description(&self) -> &'static str { "parity of a 64-bit word" }
+///     fn unit(&self) -> &'static str { "words" }
+///     fn variants(&self) -> Vec<VariantInfo> {
+///         vec![
+///             VariantInfo::new("fold", "bit by bit (the oracle)", &[]),
+///             VariantInfo::new("popcnt", "count_ones & 1", &[]),
+///         ]
+///     }
+///     fn default_variant(&self) -> &'static str { "popcnt" }
+///     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
+///         match variant {
+///             "fold" => Some(Box::new(Fold)),
+///             "popcnt" => Some(Box::new(Popcnt)),
+///             _ => None,
+///         }
+///     }
+///     fn input_sets(&self) -> Vec<InputSetInfo> { Vec::new() }
+///     fn bench_sets(&self, _quick: bool) -> Vec<String> { Vec::new() }
+///     fn check_sets(&self) -> Vec<String> { Vec::new() }
+///     fn generate(&self, name: &str, _seed: u64, _n: usize) -> Result<Vec<u64>, String> {
+///         Err(format!("unknown input set '{name}'"))
+///     }
+///     // Up to four words straight from the bytes.
+///     fn arbitrary_inputs(&self, u: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<Vec<u64>> {
+///         let n = u.int_in_range(1..=4)?;
+///         (0..n).map(|_| u.arbitrary()).collect()
+///     }
+///     fn parse_input(&self, text: &str) -> Result<u64, String> {
+///         text.parse().map_err(|e| format!("'{text}': {e}"))
+///     }
+///     fn format_input(&self, input: &u64) -> String { input.to_string() }
+///     fn format_output(&self, output: &u8) -> String { output.to_string() }
+///     fn same(&self, a: &u8, b: &u8) -> bool { a == b }
+/// }
+///
+/// // A target's body: `fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&Parity, bytes));`
+/// bitbench::fuzz::check(&Parity, &[3, 0xff, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde]);
+/// ```
+pub fn check<W: Workload>(workload: &W, bytes: &[u8]) {
+    let Ok(inputs) = workload.arbitrary_inputs(&mut Unstructured::new(bytes)) else {
+        return;
+    };
+    let variants = &prepared(workload).variants;
+    let (oracle, rest) = variants
+        .split_first()
+        .expect("prepared() keeps the oracle first");
+    if printing() {
+        let texts: Vec<String> = inputs.iter().map(|i| workload.format_input(i)).collect();
+        eprintln!(
+            "{PRINT_PREFIX}{}",
+            solve_line(workload.name(), None, &texts)
+        );
+    }
+    let inputs: Vec<W::Input> = inputs
+        .into_iter()
+        .filter(|i| workload.skip(oracle.0, i).is_none())
+        .collect();
+    if inputs.is_empty() {
+        return;
+    }
+    let expected = run(oracle.1.as_ref(), &inputs);
+    for (name, variant) in rest {
+        let mine: Vec<usize> = (0..inputs.len())
+            .filter(|&i| workload.skip(name, &inputs[i]).is_none())
+            .collect();
+        let disagrees = |i: usize, got: &W::Output, context: String| {
+            Disagreement {
+                workload: workload.name(),
+                oracle: oracle.0,
+                variant: name,
+                input: workload.format_input(&inputs[i]),
+                expected: workload.format_output(&expected[i]),
+                got: workload.format_output(got),
+                context,
+            }
+            .fail()
+        };
+        for &i in &mine {
+            let got = &run(variant.as_ref(), std::slice::from_ref(&inputs[i]))[0];
+            if !workload.same(&expected[i], got) {
+                disagrees(i, got, String::new());
+            }
+        }
+        if mine.len() < 2 {
+            continue;
+        }
+        let batch: Vec<W::Input> = mine.iter().map(|&i| inputs[i].clone()).collect();
+        let got = run(variant.as_ref(), &batch);
+        for (k, (&i, got)) in mine.iter().zip(&got).enumerate() {
+            if !workload.same(&expected[i], got) {
+                disagrees(
+                    i,
+                    got,
+                    format!(
+                        "input {} of a batch of {}, right on its own; `bitbench solve` with \
+                         the batch's inputs in this order reproduces it",
+                        k + 1,
+                        batch.len()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A built variant of workload `W`.
+type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
+
+/// Every variant of one workload that runs here, built, the oracle first.
+struct Prepared<W: Workload> {
+    variants: Vec<(&'static str, Solver<W>)>,
+}
+
+impl<W: Workload> Prepared<W> {
+    /// Builds every available variant. A registry whose oracle is missing
+    /// here, or whose variant declared available does not build, is a bug
+    /// in the adapter: the fuzzer stops on its first input saying which.
+    fn build(workload: &W) -> Prepared<W> {
+        let name = workload.name();
+        let infos = workload.variants();
+        let oracle = infos
+            .first()
+            .unwrap_or_else(|| panic!("{name}: the workload has no variants"));
+        if let Some(reason) = &oracle.unavailable {
+            panic!(
+                "{name}: the oracle `{}` is unavailable: {reason}",
+                oracle.name
+            );
+        }
+        let variants = infos
+            .iter()
+            .filter(|v| v.unavailable.is_none())
+            .map(|v| {
+                let solver = workload.solver(v.name).unwrap_or_else(|| {
+                    panic!(
+                        "{name}: variant `{}` is declared available but does not build",
+                        v.name
+                    )
+                });
+                (v.name, solver)
+            })
+            .collect();
+        Prepared { variants }
+    }
+}
+
+/// The prepared variants of `workload`, built on first use and kept for the
+/// process (a fuzzer runs millions of inputs). Keyed by type and name, since
+/// one adapter type may serve several workloads.
+fn prepared<W: Workload>(workload: &W) -> &'static Prepared<W> {
+    type Cache = HashMap<(TypeId, &'static str), &'static (dyn Any + Send + Sync)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let entry: &'static (dyn Any + Send + Sync) = *cache
+        .entry((TypeId::of::<W>(), workload.name()))
+        .or_insert_with(|| Box::leak(Box::new(Prepared::build(workload))));
+    entry
+        .downcast_ref()
+        .expect("the key holds the workload's type")
+}
+
+/// Whether `BITBENCH_FUZZ_PRINT` asks for each decoded input's `solve` line
+/// (read once: a fuzzer calls [`check`] millions of times).
+fn printing() -> bool {
+    static PRINT: OnceLock<bool> = OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os(PRINT_ENV).is_some_and(|v| !v.is_empty()))
+}
+
+fn run<I, O: Clone + Default>(solver: &dyn Solve<I, O>, inputs: &[I]) -> Vec<O> {
+    let mut out = vec![O::default(); inputs.len()];
+    solver.solve_batch(inputs, &mut out);
+    out
+}
+
+/// Quotes a text input for a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The `bitbench solve` command answering `inputs` with `variant` (none:
+/// the workload's default).
+pub(crate) fn solve_line(workload: &str, variant: Option<&str>, inputs: &[String]) -> String {
+    let mut line = format!("bitbench solve {workload}");
+    if let Some(variant) = variant {
+        line.push_str(&format!(" --variant {variant}"));
+    }
+    for input in inputs {
+        line.push(' ');
+        line.push_str(&shell_quote(input));
+    }
+    line
+}
+
+/// What the oracle answered and what one variant answered instead, in the
+/// workload's text formats.
+struct Disagreement<'a> {
+    workload: &'a str,
+    oracle: &'a str,
+    variant: &'a str,
+    input: String,
+    expected: String,
+    got: String,
+    /// Where it showed (a batch position); may be empty.
+    context: String,
+}
+
+impl Disagreement<'_> {
+    /// Panics with the report; libFuzzer records the input as a crash.
+    fn fail(&self) -> ! {
+        let context = if self.context.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.context)
+        };
+        let input = std::slice::from_ref(&self.input);
+        panic!(
+            "{workload}: variant `{variant}` disagrees with the oracle `{oracle}`{context}\n  \
+             input:    {input}\n  \
+             oracle:   {expected}\n  \
+             {variant}: {got}\n\
+             reproduce:\n  {repro_oracle}\n  {repro_variant}",
+            workload = self.workload,
+            variant = self.variant,
+            oracle = self.oracle,
+            input = self.input,
+            expected = Shown(&self.expected),
+            got = Shown(&self.got),
+            repro_oracle = solve_line(self.workload, Some(self.oracle), input),
+            repro_variant = solve_line(self.workload, Some(self.variant), input),
+        )
+    }
+}
+
+/// Shows an empty answer (the components of the empty board) visibly.
+struct Shown<'a>(&'a str);
+
+impl Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("(empty line)")
+        } else {
+            f.write_str(self.0)
+        }
+    }
+}
+
+/// The next byte of the fuzzer's input; zero once it is used up, so a
+/// decoder reading bytes this way turns every byte string into some input.
+#[cfg(feature = "suite")]
+pub(crate) fn byte(u: &mut Unstructured<'_>) -> u8 {
+    u.arbitrary().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::{InputSetInfo, VariantInfo};
+
+    /// Parity of a word, its oracle refusing words above `refuse_above`;
+    /// variant `wrong` inverts every answer.
+    struct Toy {
+        name: &'static str,
+        variants: &'static [&'static str],
+        refuse_above: u64,
+    }
+
+    struct Parity {
+        invert: bool,
+    }
+
+    impl Solve<u64, u8> for Parity {
+        fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
+            for (x, o) in inputs.iter().zip(out) {
+                *o = (x.count_ones() & 1) as u8 ^ u8::from(self.invert);
+            }
+        }
+    }
+
+    impl Workload for Toy {
+        type Input = u64;
+        type Output = u8;
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn description(&self) -> &'static str {
+            "parity"
+        }
+        fn unit(&self) -> &'static str {
+            "words"
+        }
+        fn variants(&self) -> Vec<VariantInfo> {
+            self.variants
+                .iter()
+                .map(|v| VariantInfo::new(v, "parity", &[]))
+                .collect()
+        }
+        fn default_variant(&self) -> &'static str {
+            self.variants[0]
+        }
+        fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
+            Some(Box::new(Parity {
+                invert: variant == "wrong",
+            }))
+        }
+        fn input_sets(&self) -> Vec<InputSetInfo> {
+            Vec::new()
+        }
+        fn bench_sets(&self, _quick: bool) -> Vec<String> {
+            Vec::new()
+        }
+        fn check_sets(&self) -> Vec<String> {
+            vec!["small".into(), "words".into()]
+        }
+        // Two sets, so the default decoder's set choice is exercised.
+        fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+            match name {
+                "small" => Ok((0..n as u64).map(|i| (seed + i) % 100).collect()),
+                "words" => Ok((0..n as u64).map(|i| seed ^ i << 32).collect()),
+                _ => Err(format!("unknown input set '{name}'")),
+            }
+        }
+        fn parse_input(&self, text: &str) -> Result<u64, String> {
+            text.parse().map_err(|e| format!("{e}"))
+        }
+        fn format_input(&self, input: &u64) -> String {
+            format!("word {input}")
+        }
+        fn format_output(&self, output: &u8) -> String {
+            output.to_string()
+        }
+        fn same(&self, a: &u8, b: &u8) -> bool {
+            a == b
+        }
+        fn skip(&self, variant: &str, input: &u64) -> Option<String> {
+            (variant == self.variants[0] && *input > self.refuse_above)
+                .then(|| "too big for the oracle".to_owned())
+        }
+    }
+
+    /// Some byte strings: empty, short, both sets, and long.
+    fn samples() -> Vec<Vec<u8>> {
+        let mut out = vec![
+            vec![],
+            vec![0],
+            vec![1, 7],
+            vec![0, 42, 0, 0, 0, 0, 0, 0, 0],
+        ];
+        out.extend((0..50u8).map(|k| (0..20).map(|i| k.wrapping_mul(31) ^ i).collect()));
+        out
+    }
+
+    fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
+        let payload = std::panic::catch_unwind(f).err()?;
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn agreeing_variants_pass() {
+        let toy = Toy {
+            name: "toy-agree",
+            variants: &["fold", "popcnt", "again"],
+            refuse_above: u64::MAX,
+        };
+        for bytes in samples() {
+            check(&toy, &bytes);
+        }
+    }
+
+    #[test]
+    fn a_wrong_variant_panics_with_the_report() {
+        let toy = Toy {
+            name: "toy-wrong",
+            variants: &["fold", "popcnt", "wrong"],
+            refuse_above: u64::MAX,
+        };
+        // Set `small` (index 0), seed 7: the word 7, parity 1.
+        let message = panic_message(|| check(&toy, &[0, 7, 0, 0, 0, 0, 0, 0, 0]))
+            .expect("the wrong variant is caught");
+        assert_eq!(
+            message,
+            "toy-wrong: variant `wrong` disagrees with the oracle `fold`\n  \
+             input:    word 7\n  \
+             oracle:   1\n  \
+             wrong: 0\n\
+             reproduce:\n  \
+             bitbench solve toy-wrong --variant fold 'word 7'\n  \
+             bitbench solve toy-wrong --variant wrong 'word 7'"
+        );
+    }
+
+    #[test]
+    fn inputs_the_oracle_refuses_are_skipped() {
+        let toy = Toy {
+            name: "toy-refused",
+            variants: &["fold", "wrong"],
+            refuse_above: 99,
+        };
+        // Set `words`: seed 1000 is over the oracle's bound, so `wrong` is
+        // never compared; set `small` always fits, and is.
+        check(&toy, &[1, 0xe8, 0x03, 0, 0, 0, 0, 0, 0]);
+        assert!(panic_message(|| check(&toy, &[0, 5, 0, 0, 0, 0, 0, 0, 0])).is_some());
+    }
+
+    #[test]
+    fn inputs_are_quoted_for_the_shell() {
+        assert_eq!(
+            solve_line("w", Some("v"), &["it's 1".into(), "2".into()]),
+            r"bitbench solve w --variant v 'it'\''s 1' '2'"
+        );
+        assert_eq!(solve_line("w", None, &[]), "bitbench solve w");
+    }
+
+    /// The committed seed corpus decodes through the built-in decoders and
+    /// passes: the decoders still read the bytes they were written for.
+    #[cfg(feature = "suite")]
+    #[test]
+    fn the_seed_corpus_passes() {
+        use crate::builtin::{cephalopod, components, connectx, meteor};
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
+        let each = |target: &str, f: &dyn Fn(&[u8])| {
+            let dir = corpus.join(target);
+            let mut n = 0;
+            for entry in std::fs::read_dir(&dir).expect("the corpus folder") {
+                f(&std::fs::read(entry.expect("an entry").path()).expect("a seed"));
+                n += 1;
+            }
+            assert!(n > 0, "{} is empty", dir.display());
+        };
+        each("components", &|b| {
+            check(&components::ALL, b);
+            check(&components::GROUPS4, b);
+        });
+        each("connectx", &|b| check(&connectx::WIN, b));
+        each("connectx-perft", &|b| check(&connectx::PERFT, b));
+        each("meteor", &|b| check(&meteor::METEOR, b));
+        each("cephalopod", &|b| check(&cephalopod::CEPHALOPOD, b));
+    }
+}
