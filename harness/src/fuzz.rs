@@ -15,6 +15,11 @@
 //! libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&parity::Parity, bytes));
 //! ```
 //!
+//! The decoder is [`Workload::arbitrary_inputs`]; its default draws a
+//! check set and a seed. To override it in your adapter, forward the
+//! feature (`fuzz = ["bitbench/fuzz"]`) and put the override under
+//! `#[cfg(feature = "fuzz")]`, as the built-in adapters do.
+//!
 //! libfuzzer-sys answers `cargo fuzz fmt` for a byte-slice target with the
 //! bytes themselves; run the artifact with `BITBENCH_FUZZ_PRINT=1` set (what
 //! `bitbench fuzz --decode ARTIFACT` does) and [`check`] prints the
@@ -27,6 +32,10 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::sync::{Mutex, OnceLock, PoisonError};
+
+/// The `arbitrary` crate [`Workload::arbitrary_inputs`] decodes with, so an
+/// override names the very version bitbench uses.
+pub use arbitrary;
 
 /// Runs every available variant of `workload` on the inputs decoded from
 /// `bytes` and panics, naming the workload, the variant, the input, both
@@ -88,7 +97,10 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 ///         Err(format!("unknown input set '{name}'"))
 ///     }
 ///     // Up to four words straight from the bytes.
-///     fn arbitrary_inputs(&self, u: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<Vec<u64>> {
+///     fn arbitrary_inputs(
+///         &self,
+///         u: &mut bitbench::fuzz::arbitrary::Unstructured<'_>,
+///     ) -> bitbench::fuzz::arbitrary::Result<Vec<u64>> {
 ///         let n = u.int_in_range(1..=4)?;
 ///         (0..n).map(|_| u.arbitrary()).collect()
 ///     }
@@ -493,9 +505,16 @@ mod tests {
         let each = |target: &str, f: &dyn Fn(&[u8])| {
             let dir = corpus.join(target);
             let mut n = 0;
+            // Only the committed seeds: fuzzing adds its finds beside them.
             for entry in std::fs::read_dir(&dir).expect("the corpus folder") {
-                f(&std::fs::read(entry.expect("an entry").path()).expect("a seed"));
-                n += 1;
+                let path = entry.expect("an entry").path();
+                if path
+                    .file_name()
+                    .is_some_and(|f| f.to_string_lossy().starts_with("seed-"))
+                {
+                    f(&std::fs::read(path).expect("a seed"));
+                    n += 1;
+                }
             }
             assert!(n > 0, "{} is empty", dir.display());
         };

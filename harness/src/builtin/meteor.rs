@@ -2,13 +2,15 @@
 //! empty board has 2098), reporting the smallest and largest solution and
 //! the search nodes each variant visits.
 //!
-//! An input is the spec's `N` or `N BOARD`; the answer carries its limit so
-//! that answers found with a limit compare correctly (see [`Answer`]).
+//! An input is the spec's `N` or `N BOARD`; the answer carries its limit and
+//! board so that answers found with a limit compare correctly (see
+//! [`Answer`]).
 
 use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
-use meteor::geometry::PIECES;
+use meteor::geometry::{CELLS, PIECES, Placement, placements};
 use meteor::inputs;
-use meteor::{Puzzle, Solutions, Solver};
+use meteor::{PartialBoard, Puzzle, Solution, Solutions, Solver};
+use std::sync::LazyLock;
 
 /// The `meteor` workload.
 pub struct Meteor;
@@ -16,11 +18,57 @@ pub struct Meteor;
 /// The `meteor` workload.
 pub const METEOR: Meteor = Meteor;
 
-/// What a variant found, with the limit it was given.
-#[derive(Clone, Copy, Debug, Default)]
+/// What a variant found, with the limit and board it was given.
+#[derive(Clone, Copy, Debug)]
 pub struct Answer {
     limit: usize,
+    board: PartialBoard,
     found: Solutions,
+}
+
+impl Default for Answer {
+    fn default() -> Answer {
+        Answer {
+            limit: 0,
+            board: PartialBoard::empty(),
+            found: Solutions::default(),
+        }
+    }
+}
+
+static PLACEMENTS: LazyLock<Vec<Placement>> = LazyLock::new(placements);
+
+impl Answer {
+    /// Whether the solutions shown are real: none when none were found,
+    /// else a smallest no larger than the largest, each a completion of
+    /// the board.
+    fn shows_completions(&self) -> bool {
+        match (self.found.min, self.found.max) {
+            (None, None) => self.found.count == 0,
+            (Some(min), Some(max)) => {
+                min <= max && completes(&self.board, &min) && completes(&self.board, &max)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether `s` keeps the board's pieces where they are and lays every piece
+/// as a valid placement.
+fn completes(board: &PartialBoard, s: &Solution) -> bool {
+    let kept = (0..CELLS).all(|c| board.get(c).is_none_or(|p| p == s.0[c]));
+    let mut masks = [0u64; PIECES];
+    for (c, &p) in s.0.iter().enumerate() {
+        match masks.get_mut(usize::from(p)) {
+            Some(m) => *m |= 1 << c,
+            None => return false,
+        }
+    }
+    kept && (0..PIECES as u8).all(|p| {
+        PLACEMENTS
+            .iter()
+            .any(|pl| pl.piece == p && pl.mask() == masks[usize::from(p)])
+    })
 }
 
 struct Batch(Box<dyn Solver>);
@@ -30,6 +78,7 @@ impl Solve<Puzzle, Answer> for Batch {
         for (p, out) in inputs.iter().zip(out) {
             *out = Answer {
                 limit: p.limit,
+                board: p.board,
                 found: self.0.solve(&p.board, p.limit),
             };
         }
@@ -183,13 +232,14 @@ impl Workload for Meteor {
     }
     /// Below the limit a search was exhaustive, so count, smallest and
     /// largest must match exactly; at the limit each variant may have found
-    /// a different subset, and both must have found at least `limit`.
+    /// a different subset: both must have found at least `limit`, and the
+    /// smallest and largest each shows must be real completions.
     fn same(&self, a: &Answer, b: &Answer) -> bool {
         let limit = a.limit.min(b.limit);
         if a.found.count < limit || b.found.count < limit {
             a.found.to_string() == b.found.to_string()
         } else {
-            true
+            a.shows_completions() && b.shows_completions()
         }
     }
     fn elements(&self, _input: &Puzzle, output: &Answer) -> u64 {
@@ -249,12 +299,12 @@ impl Workload for Meteor {
 /// several solutions at once still stops correctly.
 #[cfg(feature = "fuzz")]
 mod decode {
+    use super::PLACEMENTS;
     use crate::fuzz::byte;
     use arbitrary::Unstructured;
-    use meteor::geometry::{CELLS, PIECES, Placement, placements};
+    use meteor::geometry::{CELLS, PIECES, Placement};
     use meteor::inputs::ALL;
     use meteor::{PartialBoard, Puzzle};
-    use std::sync::LazyLock;
 
     /// The fewest pieces a non-empty board has. Measured with the oracle on
     /// 200 random boards each: 2 pieces take up to 80 ms, 3 up to 30 ms, 4
@@ -268,8 +318,6 @@ mod decode {
     /// The limits one byte picks from: the benchmark's (more than any
     /// partial board has) and small ones.
     const LIMITS: [usize; 8] = [ALL, 0, 1, 2, 3, 4, 10, 100];
-
-    static PLACEMENTS: LazyLock<Vec<Placement>> = LazyLock::new(placements);
 
     pub fn puzzle(u: &mut Unstructured<'_>) -> Puzzle {
         let limit = LIMITS[usize::from(byte(u)) % LIMITS.len()];
@@ -337,6 +385,10 @@ mod tests {
         let mut short = solve("islands", 1);
         short.found.count = 0;
         assert!(!METEOR.same(&solve("naive", 1), &short));
+        // At the limit the solutions shown must still complete the board.
+        let mut made_up = solve("islands", 1);
+        made_up.found.min = Some(Solution([0; CELLS]));
+        assert!(!METEOR.same(&solve("naive", 1), &made_up));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! process rather than linking them. A finding is reported with the panic
 //! message (variant, input, both answers), the crash artifact and the
 //! `bitbench solve` command of its inputs, which the target prints when it
-//! replays the artifact with [`PRINT_ENV`] set (the decoding is the
+//! replays the artifact with `BITBENCH_FUZZ_PRINT` set (the decoding is the
 //! library's, `bitbench::fuzz`); `--decode` does the same for an artifact
 //! found earlier.
 
