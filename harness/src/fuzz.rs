@@ -119,10 +119,6 @@ pub fn check<W: Workload>(workload: &W, bytes: &[u8]) {
     let Ok(inputs) = workload.arbitrary_inputs(&mut Unstructured::new(bytes)) else {
         return;
     };
-    let variants = &prepared(workload).variants;
-    let (oracle, rest) = variants
-        .split_first()
-        .expect("prepared() keeps the oracle first");
     if printing() {
         let texts: Vec<String> = inputs.iter().map(|i| workload.format_input(i)).collect();
         eprintln!(
@@ -130,6 +126,15 @@ pub fn check<W: Workload>(workload: &W, bytes: &[u8]) {
             solve_line(workload.name(), None, &texts)
         );
     }
+    compare(workload, inputs);
+}
+
+/// [`check`] on decoded inputs.
+fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
+    let variants = &prepared(workload).variants;
+    let (oracle, rest) = variants
+        .split_first()
+        .expect("prepared() keeps the oracle first");
     let inputs: Vec<W::Input> = inputs
         .into_iter()
         .filter(|i| workload.skip(oracle.0, i).is_none())
@@ -171,8 +176,9 @@ pub fn check<W: Workload>(workload: &W, bytes: &[u8]) {
                     i,
                     got,
                     format!(
-                        "input {} of a batch of {}, right on its own; `bitbench solve` with \
-                         the batch's inputs in this order reproduces it",
+                        "input {} of a batch of {}, right on its own; `bitbench solve` runs \
+                         one input at a time, so rerun the artifact to reproduce it \
+                         (`bitbench fuzz --decode ARTIFACT`)",
                         k + 1,
                         batch.len()
                     ),
@@ -339,7 +345,7 @@ mod tests {
     use crate::workload::{InputSetInfo, VariantInfo};
 
     /// Parity of a word, its oracle refusing words above `refuse_above`;
-    /// variant `wrong` inverts every answer.
+    /// variant `wrong` inverts every answer, `batch-wrong` those of a batch.
     struct Toy {
         name: &'static str,
         variants: &'static [&'static str],
@@ -347,13 +353,18 @@ mod tests {
     }
 
     struct Parity {
-        invert: bool,
+        variant: String,
     }
 
     impl Solve<u64, u8> for Parity {
         fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
+            let invert = match self.variant.as_str() {
+                "wrong" => true,
+                "batch-wrong" => inputs.len() > 1,
+                _ => false,
+            };
             for (x, o) in inputs.iter().zip(out) {
-                *o = (x.count_ones() & 1) as u8 ^ u8::from(self.invert);
+                *o = (x.count_ones() & 1) as u8 ^ u8::from(invert);
             }
         }
     }
@@ -381,7 +392,7 @@ mod tests {
         }
         fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
             Some(Box::new(Parity {
-                invert: variant == "wrong",
+                variant: variant.to_owned(),
             }))
         }
         fn input_sets(&self) -> Vec<InputSetInfo> {
@@ -484,6 +495,25 @@ mod tests {
         // never compared; set `small` always fits, and is.
         check(&toy, &[1, 0xe8, 0x03, 0, 0, 0, 0, 0, 0]);
         assert!(panic_message(|| check(&toy, &[0, 5, 0, 0, 0, 0, 0, 0, 0])).is_some());
+    }
+
+    #[test]
+    fn a_batch_only_disagreement_names_its_place() {
+        let toy = Toy {
+            name: "toy-batch",
+            variants: &["fold", "batch-wrong"],
+            refuse_above: u64::MAX,
+        };
+        compare(&toy, vec![5]);
+        let message = panic_message(|| compare(&toy, vec![5, 6])).expect("caught in the batch");
+        assert!(
+            message.starts_with(
+                "toy-batch: variant `batch-wrong` disagrees with the oracle `fold` \
+                 (input 1 of a batch of 2, right on its own;"
+            ),
+            "{message}"
+        );
+        assert!(message.contains("input:    word 5\n"), "{message}");
     }
 
     #[test]
