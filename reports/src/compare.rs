@@ -216,11 +216,10 @@ fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
     let p_slower = (ratios.iter().filter(|&&r| r <= 1.0 + t).count() as f64 + 1.0) / (b + 1.0);
     let p_faster = (ratios.iter().filter(|&&r| r >= 1.0 - t).count() as f64 + 1.0) / (b + 1.0);
     row.p_value = Some((2.0 * p_slower.min(p_faster)).min(1.0));
-    ratios.sort_by(f64::total_cmp);
-    let at = |q: f64| (ratios[((ratios.len() - 1) as f64 * q).round() as usize] - 1.0) * 100.0;
+    let i = interval::quantiles(&mut ratios);
     row.interval_pct = Some(Interval {
-        low: at(0.025),
-        high: at(0.975),
+        low: (i.low - 1.0) * 100.0,
+        high: (i.high - 1.0) * 100.0,
     });
     row
 }

@@ -102,8 +102,9 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// The 2.5 % and 97.5 % quantiles of `values` (reordered).
-fn quantiles(values: &mut [f64]) -> Interval {
+/// The 2.5 % and 97.5 % quantiles of `values` (reordered, not empty): the
+/// 95 % interval of what they are replicates of.
+pub(crate) fn quantiles(values: &mut [f64]) -> Interval {
     values.sort_by(f64::total_cmp);
     let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
     Interval {

@@ -6,6 +6,7 @@
 
 use crate::chart::{self, Figure};
 use crate::dataset::{Source, WorkloadView};
+use crate::interval::{self, Interval};
 use crate::page;
 use crate::plan::{self, Planned, ns};
 use crate::reference::speedup_reference;
@@ -162,6 +163,8 @@ pub(crate) struct Fastest {
     pub variant: String,
     /// Geometric-mean speedup over the oracle where both were timed.
     pub speedup: Option<f64>,
+    /// Its 95 % interval, when every set it rests on has samples enough.
+    pub interval: Option<Interval>,
     /// Headline input sets (per build) where both were timed.
     pub compared: usize,
     /// Headline input sets (per build) where the variant was timed.
@@ -178,11 +181,18 @@ impl SummaryRow {
             None => format!("- (nothing timed to compare with {oracle})"),
             Some(f) => match f.speedup {
                 None => format!("{}: ({oracle} timed on none of its sets)", f.variant),
-                Some(s) if f.compared == f.timed => format!("{}: {s:.1}× over {oracle}", f.variant),
-                Some(s) => format!(
-                    "{}: {s:.1}× over {oracle} (on the {} of {} sets {oracle} ran)",
-                    f.variant, f.compared, f.timed
-                ),
+                Some(s) => {
+                    let interval = f.interval.map_or_else(
+                        || " (no interval: too few samples)".to_owned(),
+                        |i| format!(" ({:.2}–{:.2})", i.low, i.high),
+                    );
+                    let share = if f.compared == f.timed {
+                        String::new()
+                    } else {
+                        format!(" (on the {} of {} sets {oracle} ran)", f.compared, f.timed)
+                    };
+                    format!("{}: {s:.1}×{interval} over {oracle}{share}", f.variant)
+                }
             },
         }
     }
@@ -243,17 +253,20 @@ pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
                 .iter()
                 .min_by(|a, b| total(&a.1).total_cmp(&total(&b.1)))
                 .map(|(v, t)| {
-                    let ratios: Vec<f64> = t
+                    let pairs: Vec<(&Record, &Record)> = t
                         .iter()
-                        .filter_map(|((set, group), v_ns)| {
+                        .filter_map(|((set, group), _)| {
                             let base = view.find(&oracle, set, *group, Metric::Time)?;
-                            Some(ns(base)? / v_ns)
+                            ns(base)?;
+                            Some((base, view.find(v, set, *group, Metric::Time)?))
                         })
                         .collect();
+                    let ratios = pairs.iter().filter_map(|(b, r)| Some(ns(b)? / ns(r)?));
                     Fastest {
                         variant: (*v).clone(),
-                        speedup: geomean(ratios.iter().copied()),
-                        compared: ratios.len(),
+                        speedup: geomean(ratios),
+                        interval: geomean_interval(&view.name, &pairs),
+                        compared: pairs.len(),
                         timed: t.len(),
                     }
                 });
@@ -268,6 +281,24 @@ pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
             }
         })
         .collect()
+}
+
+/// The 95 % interval of the geometric mean of `base ÷ variant` over
+/// `pairs`: each replicate takes the geometric mean of one bootstrap
+/// replicate of every pair. `None` when any pair has too few samples.
+fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Interval> {
+    let replicates: Vec<Vec<f64>> = pairs
+        .iter()
+        .map(|(base, r)| {
+            let seed = interval::seed_of(&[workload, &base.variant, &r.variant, &r.input_set]);
+            interval::ratio_replicates(&base.rounds, &r.rounds, seed)
+        })
+        .collect::<Option<_>>()?;
+    let n = replicates.first()?.len();
+    let mut means: Vec<f64> = (0..n)
+        .filter_map(|k| geomean(replicates.iter().map(|r| r[k])))
+        .collect();
+    (!means.is_empty()).then(|| interval::quantiles(&mut means))
 }
 
 /// A short plain-text table: per workload, the variant count, the fastest

@@ -319,18 +319,61 @@ fn summary_names_the_fastest_variant_per_workload() {
     };
     // islands is 7× faster than naive on both meteor sets.
     assert!(
-        line("meteor").contains("islands: 7.0× over naive"),
+        line("meteor").contains("islands: 7.0× (no interval: too few samples) over naive"),
         "{text}"
     );
     // swar vs naive only where both were timed (official): 8e6 / 1.5e5.
     assert!(
-        line("cephalopod").contains("swar: 53.3× over naive"),
+        line("cephalopod").contains("swar: 53.3× (no interval: too few samples) over naive"),
         "{text}"
     );
     assert!(
         line("cephalopod").trim_end().ends_with(" 1        3"),
         "{text}"
     );
+}
+
+/// With samples kept per round, the summary's speedup carries its 95 %
+/// interval, which holds the point estimate.
+#[test]
+fn summary_speedups_carry_their_interval() {
+    let timed = |v: &str, set: &str, centre: f64| {
+        let rounds: Vec<Vec<f64>> = (0..3)
+            .map(|r| {
+                (0..8)
+                    .map(|i| centre * (1.0 + 0.01 * f64::from(r * 8 + i % 5)))
+                    .collect()
+            })
+            .collect();
+        reports::Record {
+            rounds,
+            ..rec(
+                "kernel",
+                v,
+                set,
+                "default",
+                Metric::Time,
+                "ns/item",
+                centre * 1.05,
+            )
+        }
+    };
+    let records = vec![
+        timed("oracle", "a", 400.0),
+        timed("fast", "a", 100.0),
+        timed("oracle", "b", 900.0),
+        timed("fast", "b", 100.0),
+    ];
+    let text = reports::summary(&[Source::new("run", "run.json", file(records))]);
+    let line = text.lines().find(|l| l.starts_with("kernel ")).unwrap();
+    let (low, high) = line
+        .split("fast: 6.0× (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|i| i.split_once('–'))
+        .unwrap_or_else(|| panic!("no interval in {line}"));
+    let (low, high): (f64, f64) = (low.parse().unwrap(), high.parse().unwrap());
+    assert!(low < 6.0 && 6.0 < high && high - low < 2.0, "{line}");
 }
 
 #[test]
@@ -362,7 +405,9 @@ fn the_fastest_variant_must_cover_the_heavy_sets() {
         .find(|l| l.starts_with("cephalopod "))
         .unwrap_or_else(|| panic!("no cephalopod in\n{text}"));
     assert!(
-        line.contains("lean: 2.0× over naive (on the 1 of 2 sets naive ran)"),
+        line.contains(
+            "lean: 2.0× (no interval: too few samples) over naive (on the 1 of 2 sets naive ran)"
+        ),
         "{text}"
     );
 }
