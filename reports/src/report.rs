@@ -302,8 +302,9 @@ fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Inte
 }
 
 /// A short plain-text table: per workload, the variant count, the fastest
-/// variant (see [`summary_rows`]) with its speedup over the oracle
-/// (geometric mean over input sets), and how many records are errors or
+/// variant (least total time over the input sets it shares with the others
+/// timed as widely) with its speedup over the oracle (geometric mean over
+/// input sets, with its 95 % interval), and how many records are errors or
 /// skipped.
 pub fn summary(sources: &[Source]) -> String {
     let rows = summary_rows(sources);
