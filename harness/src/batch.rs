@@ -9,7 +9,7 @@
 //! (one implementation of verification serves both).
 
 use crate::erased::build_solver;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::verify;
 use crate::workload::Workload;
 use std::hint::black_box;
@@ -38,7 +38,7 @@ pub enum BatchError {
     /// The variant disagreed with the reference; never measured.
     Wrong(String),
     /// Unknown variant or input set.
-    Invalid(CliError),
+    Invalid(Error),
 }
 
 /// A batch ready to run: [`PreparedBatch::run`] solves every input once.
@@ -67,9 +67,9 @@ pub fn prepare<W: Workload + ?Sized>(
     let variants = w.variants();
     let Some(info) = variants.iter().find(|v| v.name == request.variant) else {
         return Err(BatchError::Invalid(
-            build_solver(w, request.variant).err().unwrap_or_else(|| {
-                CliError::usage(format!("unknown variant '{}'", request.variant))
-            }),
+            build_solver(w, request.variant)
+                .err()
+                .unwrap_or_else(|| Error::usage(format!("unknown variant '{}'", request.variant))),
         ));
     };
     if let Some(reason) = &info.unavailable {
@@ -79,13 +79,13 @@ pub fn prepare<W: Workload + ?Sized>(
     let inputs = w
         .generate(set, request.seed, w.bench_batch(request.quick))
         .map_err(|e| {
-            BatchError::Invalid(CliError::usage(format!(
+            BatchError::Invalid(Error::usage(format!(
                 "{}: input set '{set}': {e}",
                 w.name()
             )))
         })?;
     if inputs.is_empty() {
-        return Err(BatchError::Invalid(CliError::usage(format!(
+        return Err(BatchError::Invalid(Error::usage(format!(
             "{}: input set '{set}' is empty",
             w.name()
         ))));

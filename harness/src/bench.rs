@@ -9,7 +9,7 @@
 //! and MAD per element.
 
 use crate::erased::build_solver;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::machine;
 use crate::progress;
 use crate::stats;
@@ -80,7 +80,7 @@ impl Budget {
 
 /// Verifies and measures one workload; returns one record per (variant,
 /// input set, metric), errors and skips included.
-pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
+pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Record>, Error> {
     let all = w.variants();
     for name in &options.variants {
         if !all.iter().any(|v| v.name == name) {
@@ -104,9 +104,9 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     for set in &sets {
         let inputs = w
             .generate(set, options.seed, w.bench_batch(options.quick))
-            .map_err(|e| CliError::usage(format!("{}: input set '{set}': {e}", w.name())))?;
+            .map_err(|e| Error::usage(format!("{}: input set '{set}': {e}", w.name())))?;
         if inputs.is_empty() {
-            return Err(CliError::usage(format!(
+            return Err(Error::usage(format!(
                 "{}: input set '{set}' is empty",
                 w.name()
             )));

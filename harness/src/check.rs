@@ -9,7 +9,7 @@
 //! input that still fails and the command that reproduces it.
 
 use crate::erased::build_solver;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::progress;
 use crate::verify;
 use crate::workload::{Solve, Workload};
@@ -102,11 +102,11 @@ impl<I> Tally<I> {
 }
 
 /// Runs the check for one workload.
-pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, CliError> {
+pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, Error> {
     let variants = w.variants();
     let oracle_name = variants
         .first()
-        .ok_or_else(|| CliError::usage(format!("workload '{}' has no variants", w.name())))?
+        .ok_or_else(|| Error::usage(format!("workload '{}' has no variants", w.name())))?
         .name;
     let oracle = build_solver(w, oracle_name)?;
     let mut report = CheckReport {
@@ -136,7 +136,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     for name in w.check_sets() {
         let inputs = w
             .generate(&name, options.seed, options.cases)
-            .map_err(|e| CliError::usage(format!("{}: input set '{name}': {e}", w.name())))?;
+            .map_err(|e| Error::usage(format!("{}: input set '{name}': {e}", w.name())))?;
         let origin = origins.len();
         cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
         origins.push(format!("input set '{name}' (seed {})", options.seed));
@@ -243,14 +243,14 @@ fn compare<W: Workload + ?Sized>(
     others: &[Named<'_, W>],
     cases: &[Case<W::Input>],
     bar: &indicatif::ProgressBar,
-) -> Result<Vec<Tally<W::Input>>, CliError> {
+) -> Result<Vec<Tally<W::Input>>, Error> {
     let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
         .par_chunks(CHUNK)
         .map(|chunk| {
             let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
             let expected = verify::solve(reference, &inputs).map_err(|_| {
                 let (i, panic) = first_panic(reference, &inputs);
-                CliError::failed(format!(
+                Error::failed(format!(
                     "{}: the oracle {reference_name} {panic} on {}",
                     w.name(),
                     w.format_input(&inputs[i])
@@ -287,7 +287,7 @@ fn compare<W: Workload + ?Sized>(
             bar.inc(chunk.len() as u64);
             Ok(tallies)
         })
-        .collect::<Result<_, CliError>>()?;
+        .collect::<Result<_, Error>>()?;
     let mut totals: Vec<Tally<W::Input>> = others.iter().map(|_| Tally::new()).collect();
     for chunk in per_chunk {
         for (total, t) in totals.iter_mut().zip(chunk) {

@@ -9,7 +9,7 @@ use crate::check::CheckOptions;
 use crate::cmd;
 use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::out::StdoutClosed;
 use crate::outln;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -229,14 +229,14 @@ pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> E
 
 /// The documented exit code of an error: 1 a check or gate failed, 2 bad
 /// usage or input.
-fn exit_code(e: &CliError) -> u8 {
+fn exit_code(e: &Error) -> u8 {
     match e {
-        CliError::Failed(_) => 1,
-        CliError::Usage(_) => 2,
+        Error::Failed(_) => 1,
+        Error::Usage(_) => 2,
     }
 }
 
-fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
+fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
     let Some(command) = cli.command else {
         return cmd::main_job::run(suite, cli.seed, None);
     };
@@ -294,7 +294,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), CliError> {
                 ("--baseline", baseline.is_some()),
             ] {
                 if used && selected.len() > 1 {
-                    return Err(CliError::usage(format!(
+                    return Err(Error::usage(format!(
                         "{flag} needs exactly one workload (variant names differ between workloads)"
                     )));
                 }

@@ -7,7 +7,7 @@
 //! compile time and hands them, with the workloads, to [`cli::main`](crate::cli::main).
 
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use std::fmt;
 
 /// Where the running program was built: what `matrix` rebuilds.
@@ -189,14 +189,14 @@ impl Suite {
     }
 
     /// Looks a workload up by name.
-    pub fn find(&self, name: &str) -> Result<&'static dyn DynWorkload, CliError> {
+    pub fn find(&self, name: &str) -> Result<&'static dyn DynWorkload, Error> {
         self.workloads
             .iter()
             .copied()
             .find(|w| w.name() == name)
             .ok_or_else(|| {
                 let names: Vec<_> = self.workloads.iter().map(|w| w.name()).collect();
-                CliError::usage(format!(
+                Error::usage(format!(
                     "unknown workload '{name}' (known: {})",
                     names.join(", ")
                 ))
@@ -204,7 +204,7 @@ impl Suite {
     }
 
     /// Resolves workload names from the command line; empty means all.
-    pub fn select(&self, names: &[String]) -> Result<Vec<&'static dyn DynWorkload>, CliError> {
+    pub fn select(&self, names: &[String]) -> Result<Vec<&'static dyn DynWorkload>, Error> {
         if names.is_empty() {
             return Ok(self.workloads.to_vec());
         }

@@ -8,7 +8,7 @@ use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
 use crate::bench::{self, BenchOptions};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::cmd::solve::SolveRequest;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
 use reports::{Parameter, Record};
 
@@ -30,15 +30,15 @@ pub trait DynWorkload: Send + Sync {
     fn output_formats(&self) -> &'static [&'static str];
     /// Solves text inputs with `variant` (empty: the default), returning
     /// one output line each; see [`crate::cmd::solve::solve`].
-    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, CliError>;
+    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error>;
     /// The inputs of one set in the text format `solve` reads, one each:
     /// `n` of them (default: one `bench` sample) for an open-ended set, all
     /// of a fixed one.
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError>;
+    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, Error>;
     /// Runs the differential check.
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError>;
+    fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error>;
     /// Verifies then times; returns the records.
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError>;
+    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
     /// Sweeps the main job measures with the fastest variant only.
     fn sweep_sets(&self) -> Vec<String>;
     /// Totals over several sets, see [`Workload::totals`].
@@ -76,17 +76,17 @@ impl<W: Workload> DynWorkload for W {
     fn output_formats(&self) -> &'static [&'static str] {
         Workload::output_formats(self)
     }
-    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, CliError> {
+    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error> {
         crate::cmd::solve::solve(self, request)
     }
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, CliError> {
+    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, Error> {
         let n = n.unwrap_or_else(|| self.bench_batch(false));
         crate::cmd::inputs::lines(self, set, seed, n)
     }
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, CliError> {
+    fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error> {
         check::run(self, options)
     }
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, CliError> {
+    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error> {
         let mut records = bench::run(self, options)?;
         DynWorkload::annotate(self, &mut records);
         Ok(records)
@@ -134,24 +134,24 @@ impl<W: Workload> DynWorkload for W {
 pub(crate) fn build_solver<W: Workload + ?Sized>(
     workload: &W,
     variant: &str,
-) -> Result<Box<dyn Solve<W::Input, W::Output>>, CliError> {
+) -> Result<Box<dyn Solve<W::Input, W::Output>>, Error> {
     let variants = workload.variants();
     let Some(info) = variants.iter().find(|v| v.name == variant) else {
         let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "unknown variant '{variant}' for workload '{}' (known: {})",
             workload.name(),
             names.join(", ")
         )));
     };
     if let Some(reason) = &info.unavailable {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "variant '{variant}' of '{}' is unavailable: {reason}",
             workload.name()
         )));
     }
     workload.solver(variant).ok_or_else(|| {
-        CliError::usage(format!(
+        Error::usage(format!(
             "variant '{variant}' of '{}' could not be built on this machine",
             workload.name()
         ))

@@ -8,7 +8,7 @@ use std::fmt;
 
 /// A failure with a one-line message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CliError {
+pub enum Error {
     /// Bad usage or bad input (an unknown name, a malformed input, an
     /// unwritable file).
     Usage(String),
@@ -17,35 +17,35 @@ pub enum CliError {
     Failed(String),
 }
 
-impl CliError {
+impl Error {
     /// Bad usage or bad input.
     pub fn usage(message: impl Into<String>) -> Self {
-        CliError::Usage(message.into())
+        Error::Usage(message.into())
     }
 
     /// A check or gate failed.
     pub fn failed(message: impl Into<String>) -> Self {
-        CliError::Failed(message.into())
+        Error::Failed(message.into())
     }
 
     /// The one-line message.
     pub fn message(&self) -> &str {
         match self {
-            CliError::Usage(m) | CliError::Failed(m) => m,
+            Error::Usage(m) | Error::Failed(m) => m,
         }
     }
 }
 
-impl fmt::Display for CliError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.message())
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for Error {}
 
-impl From<reports::ResultsError> for CliError {
+impl From<reports::ResultsError> for Error {
     fn from(e: reports::ResultsError) -> Self {
-        CliError::usage(e.to_string())
+        Error::usage(e.to_string())
     }
 }

@@ -27,6 +27,7 @@ mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::DynWorkload;
+pub use error::Error;
 pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
 
 // The engines. Public only for our own benches and tests, which are

@@ -8,7 +8,7 @@
 //! a reason naming the input; it is never timed.
 
 use crate::erased::build_solver;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::guard::catch;
 use crate::workload::{Solve, Workload, runnable};
 
@@ -25,7 +25,7 @@ pub(crate) struct Expected<O> {
 pub(crate) fn expected<W: Workload + ?Sized>(
     w: &W,
     inputs: &[W::Input],
-) -> Result<Option<Expected<W::Output>>, CliError> {
+) -> Result<Option<Expected<W::Output>>, Error> {
     let variants = w.variants();
     let oracle = variants[0].name;
     let name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
@@ -39,7 +39,7 @@ pub(crate) fn expected<W: Workload + ?Sized>(
     let solver = build_solver(w, name)?;
     match solve(&*solver, inputs) {
         Ok(answers) => Ok(Some(Expected { name, answers })),
-        Err(panic) => Err(CliError::failed(format!(
+        Err(panic) => Err(Error::failed(format!(
             "{}: the reference {name} {panic} on a batch of {} inputs",
             w.name(),
             inputs.len()

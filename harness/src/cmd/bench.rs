@@ -2,7 +2,7 @@
 
 use crate::bench::BenchOptions;
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::machine;
 use crate::outln;
 use reports::{Metric, Record, ResultsFile, Status, interval};
@@ -16,7 +16,7 @@ pub fn run(
     options: &BenchOptions,
     out: Option<&Path>,
     baseline: Option<&str>,
-) -> Result<(PathBuf, ResultsFile), CliError> {
+) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
         || PathBuf::from(format!("results/bench-{stamp}.json")),
@@ -37,18 +37,18 @@ pub fn run(
 
 /// Fails early, before any measuring, when `--baseline` names no variant of
 /// `w` that runs here.
-pub fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), CliError> {
+pub fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), Error> {
     let variants = w.variants();
     match variants.iter().find(|v| v.name == baseline) {
         Some(v) => match &v.unavailable {
-            Some(reason) => Err(CliError::usage(format!(
+            Some(reason) => Err(Error::usage(format!(
                 "--baseline {baseline}: unavailable on this machine: {reason}"
             ))),
             None => Ok(()),
         },
         None => {
             let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-            Err(CliError::usage(format!(
+            Err(Error::usage(format!(
                 "--baseline {baseline}: not a variant of '{}' (known: {})",
                 w.name(),
                 names.join(", ")
@@ -58,11 +58,11 @@ pub fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), CliErro
 }
 
 /// Fails early, before minutes of measuring, when `path` cannot be written.
-fn ensure_writable(path: &Path) -> Result<(), CliError> {
+fn ensure_writable(path: &Path) -> Result<(), Error> {
     let fail =
-        |e: std::io::Error| CliError::usage(format!("--out {}: cannot write: {e}", path.display()));
+        |e: std::io::Error| Error::usage(format!("--out {}: cannot write: {e}", path.display()));
     if path.is_dir() {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "--out {}: is a directory, expected a file name",
             path.display()
         )));

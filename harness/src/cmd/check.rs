@@ -2,11 +2,11 @@
 
 use crate::check::{CheckOptions, CheckReport};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::outln;
 
 /// Checks the workloads; `Err` with exit code 1 on any disagreement.
-pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(), CliError> {
+pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(), Error> {
     let mut failed = Vec::new();
     for w in workloads {
         let started = std::time::Instant::now();
@@ -35,7 +35,7 @@ pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(),
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(CliError::failed(format!(
+        Err(Error::failed(format!(
             "check failed for: {}",
             failed.join(", ")
         )))

@@ -7,7 +7,7 @@
 //! `--allow-mismatch`), or no record in common. A gate that cannot judge
 //! never passes.
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::out;
 use reports::compare::{Format, compare, mismatches};
 use reports::{Metric, ResultsFile};
@@ -50,7 +50,7 @@ pub struct Options {
 }
 
 /// Runs `bitbench compare`.
-pub fn main(args: Args) -> Result<(), CliError> {
+pub fn main(args: Args) -> Result<(), Error> {
     let metrics = args
         .metric
         .iter()
@@ -75,12 +75,12 @@ pub fn main(args: Args) -> Result<(), CliError> {
 }
 
 /// Compares `new` against `base`.
-pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
+pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
     if let Some(t) = options
         .threshold_pct
         .filter(|t| !(t.is_finite() && *t >= 0.0))
     {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "--threshold {t}: expected a percentage of 0 or more"
         )));
     }
@@ -94,10 +94,10 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
         .map(|m| m.as_str())
         .collect::<Vec<_>>()
         .join(" or ");
-    let read = |path: &Path| -> Result<ResultsFile, CliError> {
+    let read = |path: &Path| -> Result<ResultsFile, Error> {
         let file = ResultsFile::read(path)?;
         if !file.records.iter().any(|r| metrics.contains(&r.metric)) {
-            return Err(CliError::usage(format!(
+            return Err(Error::usage(format!(
                 "{}: no {names} records: an empty file cannot be compared",
                 path.display()
             )));
@@ -107,7 +107,7 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
     let (base_file, new_file) = (read(base)?, read(new)?);
     let differ = mismatches(&base_file, &new_file);
     if !differ.is_empty() && !options.allow_mismatch {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "{} and {} come from different machines or builds: {}; pass --allow-mismatch to \
              compare them anyway",
             base.display(),
@@ -117,7 +117,7 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
     }
     let comparison = compare(&base_file, &new_file, &metrics, options.threshold_pct);
     if comparison.rows.is_empty() {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "nothing to compare: {} and {} share no {names} record",
             base.display(),
             new.display(),
@@ -126,14 +126,14 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), CliError> {
     out!("{}", comparison.render(options.format));
     let [regressed, improved, no_change, _] = comparison.counts();
     if regressed + improved + no_change == 0 {
-        return Err(CliError::usage(
+        return Err(Error::usage(
             "no record could be judged (see the reasons above): a gate that cannot judge does \
              not pass",
         ));
     }
     let failures = comparison.failures();
     if failures > 0 {
-        return Err(CliError::failed(format!("{failures} record(s) regressed")));
+        return Err(Error::failed(format!("{failures} record(s) regressed")));
     }
     Ok(())
 }

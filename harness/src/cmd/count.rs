@@ -10,7 +10,7 @@
 use crate::counting::{self, CountPlan, Summary};
 use crate::entry::Suite;
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::levels::NO_AVX512;
 use crate::machine;
 use crate::outln;
@@ -47,13 +47,13 @@ pub struct Args {
 }
 
 /// Runs `bitbench count`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
+pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     if let [workload, variant, set] = args.run_case.as_slice() {
         return counting::run_case(suite.find(workload)?, variant, set, args.seed);
     }
     let selected = suite.select(&args.workloads)?;
     if !args.variant.is_empty() && selected.len() > 1 {
-        return Err(CliError::usage(
+        return Err(Error::usage(
             "--variant needs exactly one workload (variant names differ between workloads)",
         ));
     }
@@ -72,7 +72,7 @@ pub fn run(
     workloads: &[&'static dyn DynWorkload],
     options: &counting::CountOptions,
     out: Option<&Path>,
-) -> Result<(PathBuf, ResultsFile), CliError> {
+) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
         || PathBuf::from(format!("results/count-{stamp}.json")),
@@ -93,7 +93,7 @@ pub fn run(
         if !planned.iter().any(|p| p.outcome.is_ok()) {
             // Nothing was countable anyway; the records say why.
         } else if !reason.starts_with("not countable") {
-            return Err(CliError::usage(format!("count: {reason}")));
+            return Err(Error::usage(format!("count: {reason}")));
         }
         for p in planned.iter_mut().filter(|p| p.outcome.is_ok()) {
             p.outcome = Err((Status::Skipped, reason.clone()));
@@ -101,8 +101,8 @@ pub fn run(
     }
 
     let bitbench = std::env::current_exe()
-        .map_err(|e| CliError::usage(format!("count: cannot find this executable: {e}")))?;
-    counting::probe(&mut planned, &bitbench).map_err(CliError::usage)?;
+        .map_err(|e| Error::usage(format!("count: cannot find this executable: {e}")))?;
+    counting::probe(&mut planned, &bitbench).map_err(Error::usage)?;
 
     let plan = CountPlan {
         bitbench,
@@ -158,7 +158,7 @@ pub fn run(
 
 /// Runs the plan as a gungraun harness (this executable, as a child) and
 /// returns the summaries by (benchmark id, bench id).
-fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, CliError> {
+fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, Error> {
     let home = std::env::temp_dir().join(format!("bitbench-count-{}", std::process::id()));
     let json = serde_json::to_string(plan).expect("plans serialise");
     eprintln!(
@@ -175,20 +175,19 @@ fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, 
         .env("GUNGRAUN_WORKSPACE_ROOT", &home)
         .output();
     let _ = std::fs::remove_dir_all(&home);
-    let output =
-        output.map_err(|e| CliError::usage(format!("count: cannot start gungraun: {e}")))?;
+    let output = output.map_err(|e| Error::usage(format!("count: cannot start gungraun: {e}")))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "count: gungraun failed ({}):\n{}",
             output.status,
             tail.join("\n")
         )));
     }
-    let summaries = counting::parse_summaries(&stdout).map_err(CliError::usage)?;
+    let summaries = counting::parse_summaries(&stdout).map_err(Error::usage)?;
     Ok(summaries
         .into_iter()
         .map(|s| ((s.benchmark.clone(), s.bench.clone()), s))

@@ -1,7 +1,7 @@
 //! `bitbench export`: a results file as CSV, Bencher Metric Format or
 //! github-action-benchmark JSON, on stdout or into a file.
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::out;
 use reports::ResultsFile;
 use reports::export::{Format, export};
@@ -21,14 +21,14 @@ pub struct Args {
 }
 
 /// Runs `bitbench export`.
-pub fn main(args: Args) -> Result<(), CliError> {
+pub fn main(args: Args) -> Result<(), Error> {
     run(&args.results, &args.format, args.out.as_deref())
 }
 
 /// Exports `results` in `format` (a [`Format::NAMES`] entry).
-pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), CliError> {
+pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), Error> {
     let Some(format) = Format::parse(format) else {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "unknown export format '{format}' (known: {})",
             Format::NAMES.join(", ")
         )));
@@ -44,7 +44,7 @@ pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), CliEr
     }
     match out {
         Some(path) => std::fs::write(path, &exported.text)
-            .map_err(|e| CliError::usage(format!("--out {}: cannot write: {e}", path.display()))),
+            .map_err(|e| Error::usage(format!("--out {}: cannot write: {e}", path.display()))),
         None => {
             out!("{}", exported.text);
             Ok(())

@@ -11,7 +11,7 @@
 //! found earlier.
 
 use crate::entry::Suite;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -53,13 +53,13 @@ enum Build {
 }
 
 impl Build {
-    fn choose(sanitizer: &str) -> Result<Build, CliError> {
+    fn choose(sanitizer: &str) -> Result<Build, Error> {
         match sanitizer {
             "address" => Ok(Build::Address),
             "none" => Ok(Build::Plain),
             "auto" if nightly_installed() => Ok(Build::Address),
             "auto" => Ok(Build::Plain),
-            other => Err(CliError::usage(format!(
+            other => Err(Error::usage(format!(
                 "unknown --sanitizer '{other}' (known: auto, address, none)"
             ))),
         }
@@ -102,7 +102,7 @@ fn nightly_installed() -> bool {
 
 /// The `fuzz/` folder: found from the current directory upwards, else the
 /// one beside this crate's sources.
-fn fuzz_dir(suite: &Suite) -> Result<PathBuf, CliError> {
+fn fuzz_dir(suite: &Suite) -> Result<PathBuf, Error> {
     let is_fuzz = |dir: &Path| {
         std::fs::read_to_string(dir.join("Cargo.toml"))
             .is_ok_and(|t| t.contains("cargo-fuzz = true"))
@@ -118,16 +118,16 @@ fn fuzz_dir(suite: &Suite) -> Result<PathBuf, CliError> {
         )
         .find(|d| is_fuzz(d));
     found.ok_or_else(|| {
-        CliError::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
+        Error::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
     })
 }
 
 /// Runs a command to completion, returning its status and its stdout and
 /// stderr together (libFuzzer reports on stderr).
-fn output(cmd: &mut Command, what: &str) -> Result<(bool, String), CliError> {
+fn output(cmd: &mut Command, what: &str) -> Result<(bool, String), Error> {
     let out = cmd
         .output()
-        .map_err(|e| CliError::usage(format!("cannot run {what}: {e}")))?;
+        .map_err(|e| Error::usage(format!("cannot run {what}: {e}")))?;
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     Ok((out.status.success(), text))
@@ -135,7 +135,7 @@ fn output(cmd: &mut Command, what: &str) -> Result<(bool, String), CliError> {
 
 /// The targets `cargo fuzz list` reports; fails with the fix when cargo-fuzz
 /// is missing.
-fn list_targets(dir: &Path) -> Result<Vec<String>, CliError> {
+fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
     let (ok, text) = output(
         Command::new("cargo")
             .args(["fuzz", "list"])
@@ -143,7 +143,7 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, CliError> {
         "cargo fuzz",
     )?;
     if !ok {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "cargo fuzz list failed; is cargo-fuzz installed? (bash .ci/install-fuzz): {}",
             text.lines().next().unwrap_or("")
         )));
@@ -152,7 +152,7 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, CliError> {
 }
 
 /// Runs `bitbench fuzz`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
+pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     let dir = fuzz_dir(suite)?;
     let known = list_targets(&dir)?;
     let build = Build::choose(&args.sanitizer)?;
@@ -165,13 +165,13 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
         args.targets.clone()
     };
     if let Some(bad) = targets.iter().find(|t| !known.contains(t)) {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "unknown fuzz target '{bad}' (known: {})",
             known.join(", ")
         )));
     }
     if args.seconds == 0 {
-        return Err(CliError::usage("--seconds must be at least 1"));
+        return Err(Error::usage("--seconds must be at least 1"));
     }
     // One build of every target: they share all their dependencies.
     eprintln!("fuzz: building the targets ({})", build.describe());
@@ -179,9 +179,9 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
         .cargo_fuzz(&dir, "build")
         .stdout(Stdio::null())
         .status()
-        .map_err(|e| CliError::usage(format!("cannot run cargo fuzz build: {e}")))?;
+        .map_err(|e| Error::usage(format!("cannot run cargo fuzz build: {e}")))?;
     if !status.success() {
-        return Err(CliError::failed(
+        return Err(Error::failed(
             "cargo fuzz build failed (its output is above)",
         ));
     }
@@ -217,7 +217,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
         outln!("\n== {target} ==\n{report}");
     }
     let names: Vec<_> = findings.iter().map(|(t, _)| t.as_str()).collect();
-    Err(CliError::failed(format!(
+    Err(Error::failed(format!(
         "fuzz: {} target(s) found a problem: {}",
         findings.len(),
         names.join(", ")
@@ -232,7 +232,7 @@ struct TargetRun {
     finding: Option<String>,
 }
 
-fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<TargetRun, CliError> {
+fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<TargetRun, Error> {
     let start = Instant::now();
     let (ok, log) = output(
         build.cargo_fuzz(dir, "run").args([
@@ -349,9 +349,9 @@ fn decode(
     known: &[String],
     named: &[String],
     artifact: &Path,
-) -> Result<(), CliError> {
+) -> Result<(), Error> {
     let artifact = std::fs::canonicalize(artifact).map_err(|e| {
-        CliError::usage(format!(
+        Error::usage(format!(
             "{}: cannot read the artifact: {e}",
             artifact.display()
         ))
@@ -364,16 +364,16 @@ fn decode(
             .map(|n| n.to_string_lossy().into_owned())
             .filter(|n| known.contains(n))
             .ok_or_else(|| {
-                CliError::usage(format!(
+                Error::usage(format!(
                     "{}: name the target (known: {}); it is not in an artifacts/TARGET folder",
                     artifact.display(),
                     known.join(", ")
                 ))
             })?,
-        _ => return Err(CliError::usage("--decode takes one target")),
+        _ => return Err(Error::usage("--decode takes one target")),
     };
     if !known.contains(&target) {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "unknown fuzz target '{target}' (known: {})",
             known.join(", ")
         )));
@@ -381,7 +381,7 @@ fn decode(
     let run = replay(dir, build, &target, &artifact)?;
     if run.inputs.is_empty() {
         outln!("{}", finding_report(&run.log));
-        return Err(CliError::failed(format!(
+        return Err(Error::failed(format!(
             "{target} printed no input for {} (does it call bitbench::fuzz::check?)",
             artifact.display()
         )));
@@ -394,7 +394,7 @@ fn decode(
         return Ok(());
     }
     outln!("{}", finding_report(&run.log));
-    Err(CliError::failed(format!(
+    Err(Error::failed(format!(
         "{target} still fails on {}",
         artifact.display()
     )))
@@ -410,7 +410,7 @@ struct Replay {
 
 /// Runs `target` on `artifact` with [`PRINT_ENV`] set: the target decodes
 /// the bytes with its own decoder and prints what it checks.
-fn replay(dir: &Path, build: Build, target: &str, artifact: &Path) -> Result<Replay, CliError> {
+fn replay(dir: &Path, build: Build, target: &str, artifact: &Path) -> Result<Replay, Error> {
     let (passed, log) = output(
         build
             .cargo_fuzz(dir, "run")
@@ -518,6 +518,6 @@ Reproduce with:
     fn unknown_sanitizer_is_a_usage_error() {
         assert_eq!(Build::choose("none"), Ok(Build::Plain));
         assert_eq!(Build::choose("address"), Ok(Build::Address));
-        assert!(matches!(Build::choose("thread"), Err(CliError::Usage(_))));
+        assert!(matches!(Build::choose("thread"), Err(Error::Usage(_))));
     }
 }

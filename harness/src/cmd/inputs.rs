@@ -3,7 +3,7 @@
 //! C++, a third-party library) can be fed, checked and timed on exactly the
 //! inputs `bench` measures.
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::workload::Workload;
 
 /// The inputs of `set` as text lines: `n` for an open-ended set, every
@@ -14,12 +14,12 @@ pub fn lines<W: Workload + ?Sized>(
     set: &str,
     seed: u64,
     n: usize,
-) -> Result<Vec<String>, CliError> {
+) -> Result<Vec<String>, Error> {
     let mut lines = Vec::new();
     for member in w.expand_set(set, false) {
         let inputs = w
             .generate(&member, seed, n)
-            .map_err(|e| CliError::usage(format!("input set '{member}': {e}")))?;
+            .map_err(|e| Error::usage(format!("input set '{member}': {e}")))?;
         lines.extend(inputs.iter().map(|i| w.format_input(i)));
     }
     Ok(lines)

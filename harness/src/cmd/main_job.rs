@@ -7,7 +7,7 @@
 use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
 use crate::entry::Suite;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::workload::runnable;
 use crate::{out, outln};
 use std::path::Path;
@@ -18,7 +18,7 @@ const CASES: usize = 300;
 
 /// Runs check, quick bench and the report (into `report/`), then prints a
 /// one-line-per-workload summary and where `index.html` is.
-pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), CliError> {
+pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let all = suite.workloads();
     super::check::run(all, &CheckOptions { cases: CASES, seed })?;
     let options = BenchOptions {

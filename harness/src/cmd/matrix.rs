@@ -11,7 +11,7 @@
 
 use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::levels;
 use crate::machine;
 use crate::outln;
@@ -42,8 +42,8 @@ pub struct Args {
 }
 
 /// Runs `bitbench matrix`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), CliError> {
-    let levels = levels::parse_list(&args.levels).map_err(CliError::usage)?;
+pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+    let levels = levels::parse_list(&args.levels).map_err(Error::usage)?;
     let selected = suite.select(&args.workloads)?;
     let options = MatrixOptions {
         levels,
@@ -78,14 +78,14 @@ pub fn run(
     origin: &Origin,
     workloads: &[&'static dyn DynWorkload],
     options: &MatrixOptions,
-) -> Result<(PathBuf, ResultsFile), CliError> {
+) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let dir = options
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/matrix-{stamp}")));
     std::fs::create_dir_all(&dir)
-        .map_err(|e| CliError::usage(format!("--out {}: cannot create: {e}", dir.display())))?;
+        .map_err(|e| Error::usage(format!("--out {}: cannot create: {e}", dir.display())))?;
     let target_base = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => target_dir(origin)?,
@@ -178,10 +178,10 @@ fn count_tools() -> Option<String> {
 
 /// The target directory `cargo` uses for `origin`'s package (the
 /// workspace's, when it is a member of one), asked of `cargo metadata`.
-fn target_dir(origin: &Origin) -> Result<PathBuf, CliError> {
+fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
     let dir = Path::new(origin.manifest_dir);
     if !dir.join("Cargo.toml").is_file() {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "matrix rebuilds {} from its source, which is no longer at {}",
             origin.binary,
             dir.display()
@@ -197,9 +197,9 @@ fn target_dir(origin: &Origin) -> Result<PathBuf, CliError> {
         ])
         .current_dir(dir)
         .output()
-        .map_err(|e| CliError::usage(format!("matrix: cannot run cargo: {e}")))?;
+        .map_err(|e| Error::usage(format!("matrix: cannot run cargo: {e}")))?;
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|_| {
-        CliError::usage(format!(
+        Error::usage(format!(
             "matrix: `cargo metadata` failed in {}: {}",
             dir.display(),
             String::from_utf8_lossy(&out.stderr).trim()
@@ -208,7 +208,7 @@ fn target_dir(origin: &Origin) -> Result<PathBuf, CliError> {
     metadata["target_directory"]
         .as_str()
         .map(PathBuf::from)
-        .ok_or_else(|| CliError::usage("matrix: `cargo metadata` names no target directory"))
+        .ok_or_else(|| Error::usage("matrix: `cargo metadata` names no target directory"))
 }
 
 fn cargo() -> std::ffi::OsString {
@@ -217,7 +217,7 @@ fn cargo() -> std::ffi::OsString {
 
 /// `cargo build --release` of `origin`'s binary for one level, in the
 /// level's own target directory; returns the executable.
-fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathBuf, CliError> {
+fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathBuf, Error> {
     let target = target_base.join(level);
     let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
     rustflags.push_str(&format!(" -C target-cpu={level}"));
@@ -230,9 +230,9 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env("CARGO_TARGET_DIR", &target)
         .status()
-        .map_err(|e| CliError::usage(format!("matrix: cannot run cargo: {e}")))?;
+        .map_err(|e| Error::usage(format!("matrix: cannot run cargo: {e}")))?;
     if !status.success() {
-        return Err(CliError::failed(format!(
+        return Err(Error::failed(format!(
             "matrix: building {level} failed ({status})"
         )));
     }
@@ -243,7 +243,7 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
     if exe.is_file() {
         Ok(exe)
     } else {
-        Err(CliError::failed(format!(
+        Err(Error::failed(format!(
             "matrix: {level} built, but {} is missing",
             exe.display()
         )))
@@ -257,7 +257,7 @@ fn run_level(
     args: &[String],
     seed: u64,
     out: &Path,
-) -> Result<(), CliError> {
+) -> Result<(), Error> {
     eprintln!("matrix: {level}: {}", args.join(" "));
     let status = Command::new(bitbench)
         .args(args)
@@ -266,11 +266,11 @@ fn run_level(
         .arg("--out")
         .arg(out)
         .status()
-        .map_err(|e| CliError::usage(format!("matrix: cannot run {}: {e}", bitbench.display())))?;
+        .map_err(|e| Error::usage(format!("matrix: cannot run {}: {e}", bitbench.display())))?;
     if status.success() {
         Ok(())
     } else {
-        Err(CliError::failed(format!(
+        Err(Error::failed(format!(
             "matrix: {level}: `bitbench {}` failed ({status})",
             args.join(" ")
         )))
@@ -278,10 +278,10 @@ fn run_level(
 }
 
 /// Appends one level's records, checking the build really was that level.
-fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), CliError> {
+fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error> {
     let file = ResultsFile::read(path)?;
     if file.build.target_cpu != level {
-        return Err(CliError::failed(format!(
+        return Err(Error::failed(format!(
             "matrix: {} was built for target-cpu '{}', expected '{level}'",
             path.display(),
             file.build.target_cpu

@@ -5,7 +5,7 @@
 //! output directory, and says what it left out.
 
 use crate::entry::Suite;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::{out, outln};
 use reports::{Report, ReportOptions, Source};
 use std::path::{Path, PathBuf};
@@ -15,9 +15,9 @@ pub const DEFAULT_DIR: &str = "report";
 
 /// Renders `results` into `out`; prints what was skipped and where the
 /// page is.
-pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, CliError> {
+pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, Error> {
     if results.is_empty() {
-        return Err(CliError::usage("report: give at least one results file"));
+        return Err(Error::usage("report: give at least one results file"));
     }
     let sources = Source::load(results)?;
     let report = render(suite, &sources, out)?;
@@ -28,9 +28,9 @@ pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, Cli
 
 /// Renders already-loaded sources (the main job passes its fresh results)
 /// and prints the skipped lines; the caller prints the summary.
-pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, CliError> {
+pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, Error> {
     if out.is_file() {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "--out {}: is a file, expected a directory",
             out.display()
         )));
@@ -44,7 +44,7 @@ pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, C
             .collect(),
     };
     let report =
-        reports::render(sources, out, &options).map_err(|e| CliError::usage(e.to_string()))?;
+        reports::render(sources, out, &options).map_err(|e| Error::usage(e.to_string()))?;
     for line in &report.skipped {
         outln!("skipped: {line}");
     }

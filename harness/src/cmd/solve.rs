@@ -6,7 +6,7 @@
 //! `solve` print the estimate and ask for `--force`.
 
 use crate::erased::build_solver;
-use crate::error::CliError;
+use crate::error::Error;
 use crate::verify;
 use crate::workload::Workload;
 
@@ -29,7 +29,7 @@ pub struct SolveRequest<'a> {
 pub fn solve<W: Workload + ?Sized>(
     w: &W,
     request: &SolveRequest<'_>,
-) -> Result<Vec<String>, CliError> {
+) -> Result<Vec<String>, Error> {
     let SolveRequest {
         variant,
         inputs: texts,
@@ -45,7 +45,7 @@ pub fn solve<W: Workload + ?Sized>(
     if format != "text" && !w.output_formats().contains(&format) {
         let mut known = vec!["text"];
         known.extend(w.output_formats());
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "unknown format '{format}' for '{}' (known: {})",
             w.name(),
             known.join(", ")
@@ -56,26 +56,26 @@ pub fn solve<W: Workload + ?Sized>(
     for text in texts {
         inputs.push(
             w.parse_input(text)
-                .map_err(|e| CliError::usage(format!("input '{text}': {e}")))?,
+                .map_err(|e| Error::usage(format!("input '{text}': {e}")))?,
         );
     }
     if let Some(path) = input_file {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::usage(format!("{path}: cannot read: {e}")))?;
+            .map_err(|e| Error::usage(format!("{path}: cannot read: {e}")))?;
         inputs.extend(
             w.parse_input_file(&text)
-                .map_err(|e| CliError::usage(format!("{path}: {e}")))?,
+                .map_err(|e| Error::usage(format!("{path}: {e}")))?,
         );
     }
     if inputs.is_empty() {
-        return Err(CliError::usage(
+        return Err(Error::usage(
             "no input: give INPUT arguments or --input-file FILE",
         ));
     }
     for input in &inputs {
         let text = w.format_input(input);
         if let Some(estimate) = w.impractical(variant, input).filter(|_| !force) {
-            return Err(CliError::usage(format!(
+            return Err(Error::usage(format!(
                 "variant '{variant}' would practically never finish on '{text}' ({estimate}); \
                  pass --force to run it anyway, or choose another --variant"
             )));
@@ -89,7 +89,7 @@ pub fn solve<W: Workload + ?Sized>(
         .map(|input| {
             let out = verify::solve(&*solver, std::slice::from_ref(input))
                 .map_err(|panic| {
-                    CliError::failed(format!(
+                    Error::failed(format!(
                         "{}: {variant} {panic} on '{}'",
                         w.name(),
                         w.format_input(input)

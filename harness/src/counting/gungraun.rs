@@ -7,7 +7,7 @@
 
 use super::{CountOptions, CountPlan, DEFAULT_MAX_BATCH, PLAN_ENV, plan, probe};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -37,7 +37,7 @@ pub fn bench_main(workloads: &[&dyn DynWorkload], bitbench: &str) -> ExitCode {
         ..CountOptions::default()
     };
     let planned = plan(workloads, &options).and_then(|mut planned| {
-        probe(&mut planned, &bitbench).map_err(CliError::usage)?;
+        probe(&mut planned, &bitbench).map_err(Error::usage)?;
         Ok(planned)
     });
     let planned = match planned {

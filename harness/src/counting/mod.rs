@@ -27,7 +27,7 @@ pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
 
 use crate::batch::{BatchError, BatchRequest, PreparedBatch};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -118,7 +118,7 @@ pub fn counted_region(batch: &mut PreparedBatch) {
 
 /// Runs one case inside valgrind: prepare (uncounted), then one counted
 /// pass. Errors are one line for gungraun's log.
-pub fn run_case(w: &dyn DynWorkload, variant: &str, set: &str, seed: u64) -> Result<(), CliError> {
+pub fn run_case(w: &dyn DynWorkload, variant: &str, set: &str, seed: u64) -> Result<(), Error> {
     let workload = w.name();
     let mut batch = w
         .prepare_batch(&BatchRequest {
@@ -130,7 +130,7 @@ pub fn run_case(w: &dyn DynWorkload, variant: &str, set: &str, seed: u64) -> Res
         })
         .map_err(|e| match e {
             BatchError::Skipped(r) | BatchError::Wrong(r) => {
-                CliError::usage(format!("{workload}/{variant} on {set}: {r}"))
+                Error::usage(format!("{workload}/{variant} on {set}: {r}"))
             }
             BatchError::Invalid(e) => e,
         })?;

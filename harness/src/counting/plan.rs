@@ -6,7 +6,7 @@
 use super::{CountCase, QUICK, unavailable_here};
 use crate::batch::{BatchError, BatchRequest};
 use crate::erased::DynWorkload;
-use crate::error::CliError;
+use crate::error::Error;
 use reports::Status;
 use std::time::{Duration, Instant};
 
@@ -38,14 +38,14 @@ pub struct Planned<'a> {
 pub fn plan<'a>(
     workloads: &[&'a dyn DynWorkload],
     options: &CountOptions,
-) -> Result<Vec<Planned<'a>>, CliError> {
+) -> Result<Vec<Planned<'a>>, Error> {
     let mut planned = Vec::new();
     for &w in workloads {
         let variants = w.variants();
         for name in &options.variants {
             if !variants.iter().any(|v| v.name == name) {
                 let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-                return Err(CliError::usage(format!(
+                return Err(Error::usage(format!(
                     "unknown variant '{name}' for workload '{}' (known: {})",
                     w.name(),
                     names.join(", ")

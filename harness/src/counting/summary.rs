@@ -16,7 +16,7 @@ pub struct Summary {
     /// Callgrind's `Ir` over the counted region.
     pub instructions: u64,
     /// Threads the case ran on: the entry point counts only the thread
-    /// that called [`counted_region`], so more than one means workers'
+    /// that called [`counted_region`](super::counted_region), so more than one means workers'
     /// instructions are missing from `instructions`.
     pub threads: usize,
 }
