@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::tool_missing;
+use common::{build_outside, tool_missing};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -149,26 +149,9 @@ lto = "thin"
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
     std::fs::write(dir.join("src/bin/toy-broken.rs"), BROKEN).unwrap();
 
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| workspace().join("target"), PathBuf::from);
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["build", "--release", "--bins", "--offline"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "the toy crate does not build:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let exe = |name: &str| {
-        target
-            .join("release")
-            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-    };
-    (dir, exe("toy-kernel"), exe("toy-broken"))
+    let toy = build_outside(&dir, "toy-kernel");
+    let broken = toy.with_file_name(format!("toy-broken{}", std::env::consts::EXE_SUFFIX));
+    (dir, toy, broken)
 }
 
 fn run(exe: &Path, args: &[&str], broken: &str) -> Output {

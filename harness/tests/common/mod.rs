@@ -3,6 +3,7 @@
 //! Each test binary uses a subset of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs the built `bitbench` with `args`, progress bars off (`CI=1`).
@@ -48,4 +49,32 @@ pub fn tool_missing(program: &str) -> bool {
         .arg("--version")
         .output()
         .map_or(true, |o| !o.status.success())
+}
+
+/// Builds the binaries of the crate at `dir`, a crate outside this
+/// workspace depending on bitbench by path, in release and offline, into
+/// this workspace's target directory: with the workspace's lock file and
+/// release profile, the dependencies it shares are reused, so only the
+/// crate and the library (with its own features) compile. Returns the
+/// path of its binary `name`.
+pub fn build_outside(dir: &Path, name: &str) -> PathBuf {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("target"), PathBuf::from);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["build", "--release", "--bins", "--offline"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{} does not build:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target
+        .join("release")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }

@@ -1,0 +1,116 @@
+//! The worked example, `harness/examples/popcount`: a crate outside the
+//! workspace bringing a kernel none of ours has (population count, eight
+//! variants from a bit loop to AVX-512 `vpopcntq`) through
+//! `bitbench::main!`. Built with its committed lock file into this
+//! workspace's target directory, then run through its own binary: `check`,
+//! `bench --quick` over the buffer-size sweep, and `report`, whose line
+//! chart over buffer size must be there. The README's "Your own kernel"
+//! shows the example's own lines, which this test keeps true.
+
+mod common;
+
+use common::build_outside;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/popcount")
+}
+
+fn run(exe: &Path, args: &[&str]) -> (String, String) {
+    let out: Output = Command::new(exe)
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("the example runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn the_popcount_example_checks_benches_and_draws_its_sweep() {
+    let popcount = build_outside(&example(), "popcount");
+    let scratch = std::env::temp_dir().join(format!("bitbench-popcount-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+
+    let (list, _) = run(&popcount, &["list", "--json"]);
+    let variants: Vec<serde_json::Value> = serde_json::from_str(&list).unwrap();
+    assert_eq!(variants.len(), 8, "{list}");
+    let available: Vec<&str> = variants
+        .iter()
+        .filter(|v| v["available"] == true)
+        .map(|v| v["variant"].as_str().unwrap())
+        .collect();
+
+    let (out, _) = run(&popcount, &["check", "--cases", "300"]);
+    for v in available.iter().filter(|v| **v != "bit-loop") {
+        assert!(
+            out.contains(&format!("{v}: agreed with bit-loop on")),
+            "{out}"
+        );
+    }
+
+    let results = scratch.join("sizes.json");
+    run(
+        &popcount,
+        &["bench", "--quick", "--out", results.to_str().unwrap()],
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let records = file["records"].as_array().unwrap();
+    for v in &available {
+        let sizes: Vec<f64> = records
+            .iter()
+            .filter(|r| r["variant"] == *v && r["status"] == "ok")
+            .map(|r| r["parameters"][0]["value"].as_f64().unwrap())
+            .collect();
+        assert_eq!(
+            sizes,
+            [1024.0, 4096.0, 16384.0, 65536.0, 262144.0, 1048576.0],
+            "{v}"
+        );
+    }
+
+    let report = scratch.join("report");
+    run(
+        &popcount,
+        &[
+            "report",
+            results.to_str().unwrap(),
+            "--out",
+            report.to_str().unwrap(),
+        ],
+    );
+    for chart in ["popcount-bytes.svg", "popcount-bytes.png"] {
+        assert!(report.join(chart).is_file(), "no {chart} in the report");
+    }
+    let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(markdown.contains("popcount-bytes.svg"), "{markdown}");
+    assert!(
+        markdown.contains("time per byte against bytes"),
+        "{markdown}"
+    );
+    std::fs::remove_dir_all(&scratch).ok();
+}
+
+/// The README's "Your own kernel" shows the example's dependency line and
+/// its whole `main.rs`.
+#[test]
+fn the_readme_shows_the_examples_own_lines() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    let main = std::fs::read_to_string(example().join("src/main.rs")).unwrap();
+    assert!(readme.contains(main.trim()), "README lacks {main}");
+    let manifest = std::fs::read_to_string(example().join("Cargo.toml")).unwrap();
+    let dependency = manifest
+        .lines()
+        .find(|l| l.starts_with("bitbench = "))
+        .expect("the example depends on bitbench");
+    assert!(readme.contains(dependency), "README lacks {dependency}");
+}
