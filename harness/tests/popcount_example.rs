@@ -78,7 +78,7 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     }
 
     let report = scratch.join("report");
-    run(
+    let (summary, _) = run(
         &popcount,
         &[
             "report",
@@ -86,6 +86,11 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
             "--out",
             report.to_str().unwrap(),
         ],
+    );
+    // With only sweep sets, the summary rests on them.
+    assert!(
+        summary.contains("× (") && summary.contains(" over bit-loop"),
+        "{summary}"
     );
     for chart in ["popcount-bytes.svg", "popcount-bytes.png"] {
         assert!(report.join(chart).is_file(), "no {chart} in the report");

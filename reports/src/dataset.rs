@@ -201,13 +201,29 @@ impl<'a> WorkloadView<'a> {
 
     /// Headline input sets (not part of a sweep), in first-seen order.
     pub fn headline_sets(&self, metric: Metric, unit: Option<&str>) -> Vec<&'a str> {
+        self.sets(metric, |r| {
+            unit.is_none_or(|u| u == r.unit) && SetKind::of(r) == SetKind::Headline
+        })
+    }
+
+    /// The sets a summary rests on: the headline ones, or every set when
+    /// the workload has only sweeps.
+    pub fn summary_sets(&self) -> Vec<&'a str> {
+        let headline = self.headline_sets(Metric::Time, None);
+        if headline.is_empty() {
+            self.sets(Metric::Time, |_| true)
+        } else {
+            headline
+        }
+    }
+
+    /// Input sets of `metric`'s records that pass `keep`, in first-seen
+    /// order.
+    fn sets(&self, metric: Metric, keep: impl Fn(&Record) -> bool) -> Vec<&'a str> {
         let mut sets: Vec<&'a str> = Vec::new();
         for e in self.metric(metric) {
             let r = e.record;
-            if unit.is_some_and(|u| u != r.unit) || SetKind::of(r) != SetKind::Headline {
-                continue;
-            }
-            if !sets.contains(&r.input_set.as_str()) {
+            if keep(r) && !sets.contains(&r.input_set.as_str()) {
                 sets.push(&r.input_set);
             }
         }

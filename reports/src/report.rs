@@ -211,7 +211,7 @@ pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
     WorkloadView::all(sources)
         .iter()
         .map(|view| {
-            let headline = view.headline_sets(Metric::Time, None);
+            let headline = view.summary_sets();
             let rows: Vec<(&str, usize)> = headline
                 .iter()
                 .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
