@@ -101,11 +101,6 @@ impl Lane for Orient {
         unsafe { avx2::add_permuted(&mut self.0, &parent.0, &FROM[sym as usize]) };
         self
     }
-
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        self.0.iter().all(|&n| n == 0)
-    }
 }
 
 /// All 8 symmetries, the orientation kept in the lanes: how `front` merges

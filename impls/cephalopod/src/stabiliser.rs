@@ -29,10 +29,6 @@ impl Lane for u64 {
     fn add_moved(self, parent: u64, _: u32) -> u64 {
         self.wrapping_add(parent)
     }
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        self == 0
-    }
 }
 
 /// Orbit totals under all 8 symmetries, for a start they all fix.

@@ -96,6 +96,24 @@ pub(crate) fn mirror(b: u32) -> u32 {
         | (b & field(5)) >> 6
 }
 
+/// [`mirror`] as a list of field moves, for vector code that mirrors many
+/// boards at once.
+pub(crate) mod vector {
+    use crate::packed::field;
+
+    /// The ring fields that stay put.
+    pub(crate) const STAYS: u32 = field(0) | field(4);
+    /// Each other ring field's mask and how far it moves (left if positive).
+    pub(crate) const FIELD_MOVES: [(u32, i32); 6] = [
+        (field(1), 18),
+        (field(7), -18),
+        (field(2), 12),
+        (field(6), -12),
+        (field(3), 6),
+        (field(5), -6),
+    ];
+}
+
 /// Turns the board `q` quarter turns clockwise.
 #[inline(always)]
 pub(crate) fn turn(b: u32, q: u32) -> u32 {
