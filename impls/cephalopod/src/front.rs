@@ -286,11 +286,14 @@ const ROOM: usize = BATCH * 16 + 8;
 /// A child found in a batch, until its parent's lanes are added to it.
 #[derive(Clone, Copy, Default)]
 struct Kid {
-    group: u16,
-    /// The parent's index in the batch's `parents`.
+    /// Which of the group's targets (see `Targets`) it goes to.
+    to: u8,
+    /// The parent's index in the batch.
     parent: u8,
-    /// The child's lane that receives the parent's first lane.
+    /// The child's lane that receives the parent's first feeding lane.
     lane: u8,
+    /// Once looked up: its entry in the target's table.
+    entry: u32,
 }
 
 /// The children of one batch of boards.
@@ -298,11 +301,6 @@ struct Batch {
     /// The children, then their canonical keys (`image << 3 | symmetry`).
     keys: Vec<u32>,
     kids: Vec<Kid>,
-    /// Per child, once looked up: its entry in its group's table.
-    entries: Vec<u32>,
-    /// Per parent: where its feeding lanes start in the group's lanes, and
-    /// how many there are.
-    parents: Vec<(usize, usize)>,
     len: usize,
 }
 
@@ -311,15 +309,8 @@ impl Batch {
         Batch {
             keys: vec![0; ROOM],
             kids: vec![Kid::default(); ROOM],
-            entries: vec![0; ROOM],
-            parents: Vec::with_capacity(BATCH),
             len: 0,
         }
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-        self.parents.clear();
     }
 
     #[inline(always)]
@@ -327,6 +318,67 @@ impl Batch {
         self.keys[self.len] = child;
         self.kids[self.len] = kid;
         self.len += 1;
+    }
+}
+
+/// The groups one group's moves lead to, by the dice a move captures (0,
+/// 2, 3 or 4): a placement to group (r + 1, k + 1), a capture of m dice to
+/// (r, k + 1 - m). Their tables are taken out of the sweep's list while the
+/// group is expanded, so a child reaches its table without a lookup.
+struct Targets<L> {
+    /// Per target: its group, if the search can meet it, and the lane
+    /// there that lane 0 of the expanded group moves to (one move deeper).
+    groups: [Option<(usize, u32)>; 4],
+    tables: [Table<L>; 4],
+}
+
+impl<L: Lane> Targets<L> {
+    /// The targets of group `(r, k)`, whose window is `here`, with their
+    /// tables taken from `tables` (opened from `pool` if still unopened).
+    fn take(
+        r: u32,
+        k: u32,
+        here: Window,
+        groups: &Groups,
+        windows: &[Option<Window>],
+        tables: &mut [Table<L>],
+        pool: &mut Vec<Table<L>>,
+    ) -> Targets<L> {
+        let groups = std::array::from_fn(|to| {
+            let (cr, ck) = match to {
+                0 => (r + 1, k + 1),
+                m => (r, (k + 1).checked_sub(m as u32 + 1)?),
+            };
+            let g = groups.index(cr, ck)?;
+            Some((g, here.first + 1 - windows[g]?.first))
+        });
+        let tables = groups.map(|target| {
+            let Some((g, _)) = target else {
+                return Table::default();
+            };
+            let t = std::mem::take(&mut tables[g]);
+            if t.is_open() {
+                t
+            } else {
+                Table::new(windows[g].expect("a target has a window").width, pool)
+            }
+        });
+        Targets { groups, tables }
+    }
+
+    /// The target of a move that captured `captured` dice (0, 2, 3 or 4).
+    #[inline(always)]
+    fn of(captured: usize) -> usize {
+        captured.saturating_sub(1) & 3
+    }
+
+    /// Puts the tables back in the sweep's list.
+    fn give_back(self, tables: &mut [Table<L>]) {
+        for (target, table) in self.groups.into_iter().zip(self.tables) {
+            if let Some((g, _)) = target {
+                tables[g] = table;
+            }
+        }
     }
 }
 
@@ -340,23 +392,16 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
         .flat_map(|r| (0..=CELLS).map(move |k| Window::of(r0, k0, depth, r, k)))
         .collect();
     let mut pool = spare::take();
-    // A group's table is taken from the pool when its first board arrives,
-    // and goes back as soon as the group is expanded: later groups reuse it.
+    // A group's table is taken from the pool when it becomes a target, and
+    // goes back as soon as the group is expanded: later groups reuse it.
     let mut tables: Vec<Table<M::Lane>> = (0..windows.len()).map(|_| Table::default()).collect();
     let (key, sym) = canonical(root);
     let g = groups.index(r0, k0).expect("the root's group");
     tables[g] = Table::new(1, &mut pool);
     let first = &mut tables[g];
     let entry = first.entry(key) as usize;
-    first.add(
-        entry,
-        0,
-        entry * first.width(),
-        &[merge.root(sym)],
-        |d, n| *d = d.add(n),
-    );
+    first.add(entry, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
 
-    let widths: Vec<usize> = windows.iter().map(|w| w.map_or(0, |w| w.width)).collect();
     let mut batch = Batch::new();
     let mut total = 0u64;
     // A move raises `4r - k` by 1 to 3: the sweep ends 3 orders past the
@@ -372,35 +417,29 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
             let Some(g) = groups.index(r, k) else {
                 continue;
             };
-            if tables[g].len() == 0 {
+            let table = std::mem::take(&mut tables[g]);
+            if table.len() == 0 {
+                // Opened as a target, but no move led here.
+                if table.is_open() {
+                    pool.push(table);
+                }
                 continue;
             }
-            let table = std::mem::take(&mut tables[g]);
             let here = windows[g].expect("a table holds boards only in a reachable group");
             // The lane at depth `D - 1`, if the window reaches it: its
             // children end their paths and go straight into the answer.
             let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
             let feeding = ending.unwrap_or(here.width);
-            // Where a move leads depends only on how many dice it captures:
-            // a placement to group (r + 1, k + 1), a capture of m dice to
-            // (r, k + 1 - m). Each target: its group and the lane there that
-            // lane 0 here moves to (one move deeper).
-            let targets: [Option<(u16, u32)>; 5] = std::array::from_fn(|captured| {
-                let (cr, ck) = match captured {
-                    0 => (r + 1, k + 1),
-                    1 => return None,
-                    m => (r, (k + 1).checked_sub(m as u32)?),
-                };
-                let g = groups.index(cr, ck)?;
-                Some((g as u16, here.first + 1 - windows[g]?.first))
-            });
-            let width = here.width;
-            for start in (0..table.len()).step_by(BATCH) {
-                batch.clear();
-                for entry in start..table.len().min(start + BATCH) {
-                    let board = table.board(entry);
-                    let (lo, hi) = table.span(entry);
-                    let lanes = &table.lanes()[entry * width..][..width];
+            let mut targets = Targets::take(r, k, here, &groups, &windows, &mut tables, &mut pool);
+            let mut entries = table.entries();
+            let mut more = true;
+            while more {
+                more = false;
+                batch.len = 0;
+                // Per parent in the batch, its lanes that feed children.
+                let mut parents: [&[M::Lane]; BATCH] = [&[]; BATCH];
+                let mut count = 0;
+                for (board, (lo, hi), lanes) in entries.by_ref() {
                     let feed = lo..hi.min(feeding);
                     let ends = ending
                         .filter(|e| (lo..hi).contains(e))
@@ -408,8 +447,9 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
                     if feed.is_empty() && ends.is_none() {
                         continue;
                     }
-                    let parent = batch.parents.len() as u8;
-                    batch.parents.push((entry * width + lo, feed.len()));
+                    let parent = count as u8;
+                    parents[count] = lanes.get(feed.clone()).unwrap_or_default();
+                    count += 1;
                     // Every path through a board that a move fills ends
                     // there: scored when a move does (few boards have one).
                     let mut filled = None;
@@ -432,21 +472,23 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
                         if feed.is_empty() {
                             continue;
                         }
-                        let Some((group, lane)) = targets[captured] else {
+                        let to = Targets::<M::Lane>::of(captured);
+                        let Some((_, shift)) = targets.groups[to] else {
                             continue;
                         };
-                        let t = &mut tables[usize::from(group)];
-                        if !t.is_open() {
-                            *t = Table::new(widths[usize::from(group)], &mut pool);
-                        }
                         batch.push(
                             child,
                             Kid {
-                                group,
+                                to: to as u8,
                                 parent,
-                                lane: (lane + lo as u32) as u8,
+                                lane: (shift + lo as u32) as u8,
+                                entry: 0,
                             },
                         );
+                    }
+                    if count == BATCH {
+                        more = true;
+                        break;
                     }
                 }
                 let n = batch.len;
@@ -455,33 +497,26 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
                 }
                 last = order + 3;
                 steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
-                let Batch {
-                    keys,
-                    kids,
-                    entries,
-                    parents,
-                    ..
-                } = &mut batch;
-                for (&key, kid) in keys[..n].iter().zip(&kids[..n]) {
-                    tables[usize::from(kid.group)].prefetch(key >> 3);
+                let keys = &batch.keys[..n];
+                let kids = &mut batch.kids[..n];
+                for (&key, kid) in keys.iter().zip(kids.iter()) {
+                    targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
                 }
-                for ((&key, kid), entry) in keys[..n].iter().zip(&kids[..n]).zip(&mut entries[..n])
-                {
-                    let t = &mut tables[usize::from(kid.group)];
-                    *entry = t.entry(key >> 3);
-                    t.prefetch_lane(*entry as usize * t.width() + usize::from(kid.lane));
+                for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
+                    let t = &mut targets.tables[usize::from(kid.to & 3)];
+                    kid.entry = t.entry(key >> 3);
+                    t.prefetch_lane(kid.entry as usize * t.width() + usize::from(kid.lane));
                 }
-                for ((&key, kid), &entry) in keys[..n].iter().zip(&kids[..n]).zip(&entries[..n]) {
-                    let (from, len) = parents[usize::from(kid.parent)];
-                    let t = &mut tables[usize::from(kid.group)];
-                    let entry = entry as usize;
-                    let lane = usize::from(kid.lane);
-                    let at = entry * t.width() + lane;
-                    t.add(entry, lane, at, &table.lanes()[from..from + len], |d, n| {
+                for (&key, kid) in keys.iter().zip(kids.iter()) {
+                    let t = &mut targets.tables[usize::from(kid.to & 3)];
+                    let parent = parents[usize::from(kid.parent)];
+                    t.add(kid.entry as usize, usize::from(kid.lane), parent, |d, n| {
                         steps.add_moved(d, n, key & 7)
                     });
                 }
             }
+            drop(entries);
+            targets.give_back(&mut tables);
             pool.push(table);
         }
         order += 1;

@@ -60,20 +60,14 @@ impl<L: Lane> Table<L> {
         self.width
     }
 
-    pub(super) fn board(&self, entry: usize) -> u32 {
-        self.boards[entry]
-    }
-
-    /// The lanes of `entry` that received paths, as a range of lane indices.
-    #[inline(always)]
-    pub(super) fn span(&self, entry: usize) -> (usize, usize) {
-        let [lo, hi] = self.spans[entry];
-        (usize::from(lo), usize::from(hi))
-    }
-
-    /// All lanes, `width` a board.
-    pub(super) fn lanes(&self) -> &[L] {
-        &self.lanes
+    /// Every board with the span of its lanes that received paths (as lane
+    /// indices `lo..hi`) and all its lanes.
+    pub(super) fn entries(&self) -> impl Iterator<Item = (u32, (usize, usize), &[L])> {
+        self.boards
+            .iter()
+            .zip(&self.spans)
+            .zip(self.lanes.chunks_exact(self.width))
+            .map(|((&board, &[lo, hi]), lanes)| (board, (usize::from(lo), usize::from(hi)), lanes))
     }
 
     #[inline(always)]
@@ -123,16 +117,16 @@ impl<L: Lane> Table<L> {
     }
 
     /// Adds `parent`'s lanes, each moved by `add`, to `entry`'s lanes from
-    /// lane `first` on (`at` = `entry` times the width plus `first`).
+    /// lane `first` on.
     #[inline(always)]
     pub(super) fn add(
         &mut self,
         entry: usize,
         first: usize,
-        at: usize,
         parent: &[L],
         mut add: impl FnMut(&mut L, L),
     ) {
+        let at = entry * self.width + first;
         for (d, &n) in self.lanes[at..at + parent.len()].iter_mut().zip(parent) {
             add(d, n);
         }
