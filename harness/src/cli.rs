@@ -37,7 +37,7 @@ struct Cli {
 enum Command {
     /// List every workload, its variants and input sets.
     List {
-        /// Print a JSON array of {workload, variant, description, available, reason}.
+        /// Print a JSON array of {workload, variant, description, default, available, reason}.
         #[arg(long)]
         json: bool,
     },
@@ -47,7 +47,7 @@ enum Command {
     Solve {
         /// Workload name (see `bitbench list`).
         workload: String,
-        /// Variant to use; default: the fastest available.
+        /// Variant to use; default: the workload's declared default (`bitbench list` marks it).
         #[arg(long, default_value = "")]
         variant: String,
         /// Output format: `text` or a workload-specific one.

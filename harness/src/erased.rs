@@ -39,7 +39,7 @@ pub trait DynWorkload: Send + Sync {
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error>;
     /// Verifies then times; returns the records.
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
-    /// Sweeps the main job measures with the fastest variant only.
+    /// Sweeps the main job measures with the declared default variant only.
     fn sweep_sets(&self) -> Vec<String>;
     /// Totals over several sets, see [`Workload::totals`].
     fn totals(&self) -> Vec<(String, Vec<String>)>;

@@ -40,6 +40,37 @@ fn list_json_has_the_scripted_fields() {
         let available = e["available"].as_bool().unwrap();
         assert_eq!(e.get("reason").is_some(), !available, "{e}");
     }
+    // Exactly one declared default a workload, the variant `solve` runs
+    // without `--variant`; the text table marks the same one.
+    let defaults: Vec<(&str, &str)> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["default"].as_bool().unwrap())
+        .map(|e| {
+            (
+                e["workload"].as_str().unwrap(),
+                e["variant"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let mut workloads: Vec<&str> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["workload"].as_str().unwrap())
+        .collect();
+    workloads.dedup();
+    assert_eq!(defaults.len(), workloads.len(), "{defaults:?}");
+    assert!(defaults.contains(&("components", "swar")), "{defaults:?}");
+    let text = stdout(&bitbench(&["list"]));
+    let marked: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with("[default]"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(marked.len(), defaults.len(), "{text}");
+    assert!(marked.contains(&"swar"), "{text}");
 }
 
 #[test]

@@ -11,6 +11,8 @@ struct Entry {
     workload: &'static str,
     variant: &'static str,
     description: &'static str,
+    /// The workload's declared default: what `solve` runs without `--variant`.
+    default: bool,
     available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
@@ -35,6 +37,7 @@ fn render(suite: &Suite, json: bool) -> String {
                 workload: w.name(),
                 variant: v.name,
                 description: v.description,
+                default: v.name == w.default_variant(),
                 available: v.unavailable.is_none(),
                 reason: v.unavailable,
             })
@@ -53,10 +56,13 @@ fn render(suite: &Suite, json: bool) -> String {
             w.unit()
         );
         for e in entries.iter().filter(|e| e.workload == w.name()) {
-            let status = match &e.reason {
+            let mut status = match &e.reason {
                 None => String::new(),
                 Some(r) => format!("  [unavailable: {r}]"),
             };
+            if e.default {
+                status += "  [default]";
+            }
             let _ = writeln!(out, "  {:<18} {}{status}", e.variant, e.description);
         }
         out += "  input sets:\n";
