@@ -326,15 +326,18 @@ impl Batch {
 /// (r, k + 1 - m). Their tables are taken out of the sweep's list while the
 /// group is expanded, so a child reaches its table without a lookup.
 struct Targets<L> {
-    /// Per target: its group, if the search can meet it, and the lane
-    /// there that lane 0 of the expanded group moves to (one move deeper).
-    groups: [Option<(usize, u32)>; 4],
+    /// Per target: its group, if the search can meet it, its width, and
+    /// the lane there that lane 0 of the expanded group moves to (one move
+    /// deeper).
+    groups: [Option<(usize, usize, u32)>; 4],
+    /// Per target: its table, opened from the pool when its first child
+    /// arrives (a target no move reaches takes no memory).
     tables: [Table<L>; 4],
 }
 
 impl<L: Lane> Targets<L> {
     /// The targets of group `(r, k)`, whose window is `here`, with their
-    /// tables taken from `tables` (opened from `pool` if still unopened).
+    /// tables taken from `tables`.
     fn take(
         r: u32,
         k: u32,
@@ -342,7 +345,6 @@ impl<L: Lane> Targets<L> {
         groups: &Groups,
         windows: &[Option<Window>],
         tables: &mut [Table<L>],
-        pool: &mut Vec<Table<L>>,
     ) -> Targets<L> {
         let groups = std::array::from_fn(|to| {
             let (cr, ck) = match to {
@@ -350,20 +352,22 @@ impl<L: Lane> Targets<L> {
                 m => (r, (k + 1).checked_sub(m as u32 + 1)?),
             };
             let g = groups.index(cr, ck)?;
-            Some((g, here.first + 1 - windows[g]?.first))
+            let there = windows[g]?;
+            Some((g, there.width, here.first + 1 - there.first))
         });
-        let tables = groups.map(|target| {
-            let Some((g, _)) = target else {
-                return Table::default();
-            };
-            let t = std::mem::take(&mut tables[g]);
-            if t.is_open() {
-                t
-            } else {
-                Table::new(windows[g].expect("a target has a window").width, pool)
-            }
+        let tables = groups.map(|target| match target {
+            Some((g, ..)) => std::mem::take(&mut tables[g]),
+            None => Table::default(),
         });
         Targets { groups, tables }
+    }
+
+    /// Opens target `to`'s table from `pool` if it is not open yet.
+    #[inline(always)]
+    fn open(&mut self, to: usize, width: usize, pool: &mut Vec<Table<L>>) {
+        if !self.tables[to].is_open() {
+            self.tables[to] = Table::new(width, pool);
+        }
     }
 
     /// The target of a move that captured `captured` dice (0, 2, 3 or 4).
@@ -375,7 +379,7 @@ impl<L: Lane> Targets<L> {
     /// Puts the tables back in the sweep's list.
     fn give_back(self, tables: &mut [Table<L>]) {
         for (target, table) in self.groups.into_iter().zip(self.tables) {
-            if let Some((g, _)) = target {
+            if let Some((g, ..)) = target {
                 tables[g] = table;
             }
         }
@@ -392,8 +396,8 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
         .flat_map(|r| (0..=CELLS).map(move |k| Window::of(r0, k0, depth, r, k)))
         .collect();
     let mut pool = spare::take();
-    // A group's table is taken from the pool when it becomes a target, and
-    // goes back as soon as the group is expanded: later groups reuse it.
+    // A group's table is taken from the pool when its first board arrives,
+    // and goes back as soon as the group is expanded: later groups reuse it.
     let mut tables: Vec<Table<M::Lane>> = (0..windows.len()).map(|_| Table::default()).collect();
     let (key, sym) = canonical(root);
     let g = groups.index(r0, k0).expect("the root's group");
@@ -417,20 +421,16 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
             let Some(g) = groups.index(r, k) else {
                 continue;
             };
-            let table = std::mem::take(&mut tables[g]);
-            if table.len() == 0 {
-                // Opened as a target, but no move led here.
-                if table.is_open() {
-                    pool.push(table);
-                }
+            if tables[g].len() == 0 {
                 continue;
             }
+            let table = std::mem::take(&mut tables[g]);
             let here = windows[g].expect("a table holds boards only in a reachable group");
             // The lane at depth `D - 1`, if the window reaches it: its
             // children end their paths and go straight into the answer.
             let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
             let feeding = ending.unwrap_or(here.width);
-            let mut targets = Targets::take(r, k, here, &groups, &windows, &mut tables, &mut pool);
+            let mut targets = Targets::take(r, k, here, &groups, &windows, &mut tables);
             let mut entries = table.entries();
             let mut more = true;
             while more {
@@ -473,9 +473,10 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
                             continue;
                         }
                         let to = Targets::<M::Lane>::of(captured);
-                        let Some((_, shift)) = targets.groups[to] else {
+                        let Some((_, width, shift)) = targets.groups[to] else {
                             continue;
                         };
+                        targets.open(to, width, &mut pool);
                         batch.push(
                             child,
                             Kid {
