@@ -91,7 +91,10 @@ fn cephalopod_reference_agrees_and_prints_ratios() {
     assert_eq!(rows.len(), 2, "{text}");
     for [reference, ours, ratio] in rows {
         assert!(reference > 0.0 && ours > 0.0, "{text}");
-        assert!((ratio - reference / ours).abs() < 0.01 * ratio + 0.01, "{text}");
+        assert!(
+            (ratio - reference / ours).abs() < 0.01 * ratio + 0.01,
+            "{text}"
+        );
     }
     let summary = text.lines().last().unwrap_or_default();
     assert!(
