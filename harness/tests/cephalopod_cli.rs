@@ -221,6 +221,67 @@ fn bench_writes_per_test_and_rank_depth_records() {
     );
 }
 
+/// The total row's speedup is the ratio of the summed medians, and its
+/// interval is bootstrapped from all 12 tests' samples (it once showed the
+/// first test's interval).
+#[test]
+fn the_total_row_speedup_is_the_ratio_of_sums() {
+    let (out, results) = bench_results(&[
+        "bench",
+        "cephalopod",
+        "--quick",
+        "--variant",
+        "sym",
+        "front",
+        "--inputs",
+        "official",
+        "--baseline",
+        "sym",
+    ]);
+    let records = results["records"].as_array().unwrap();
+    let sum = |variant: &str| -> f64 {
+        records
+            .iter()
+            .filter(|r| r["variant"] == variant && r["metric"] == "time")
+            .map(|r| r["median"].as_f64().unwrap())
+            .sum()
+    };
+    let want = sum("sym") / sum("front");
+    let text = stdout(&out);
+    let speedups = text.split("speedup over sym").nth(1).unwrap_or_default();
+    let cell = |set: &str| -> (f64, f64, f64) {
+        let row = speedups
+            .lines()
+            .find(|l| l.starts_with(set))
+            .unwrap_or_else(|| panic!("no {set} row in\n{text}"));
+        // `sym` `1.0×` then front's `x× (low–high)`.
+        let front = row[set.len()..]
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>();
+        let x = front[0].trim_end_matches('×').parse().unwrap();
+        let (low, high) = front[1]
+            .trim_matches(|c| c == '(' || c == ')')
+            .split_once('–')
+            .unwrap_or_else(|| panic!("no interval in {row}"));
+        (x, low.parse().unwrap(), high.parse().unwrap())
+    };
+    let (x, low, high) = cell("official (sum)");
+    assert!(
+        (x - want).abs() <= 0.05 + want * 0.01,
+        "{x} vs {want}\n{text}"
+    );
+    assert!(
+        low <= want * 1.01 && high >= want * 0.99,
+        "{low}–{high} vs {want}\n{text}"
+    );
+    assert_ne!(
+        (low, high),
+        (cell("official:1").1, cell("official:1").2),
+        "{text}"
+    );
+}
+
 /// Reads a time as the bench table prints it (`150ms`, `12.3µs`) in ns.
 fn ns(cell: &str) -> f64 {
     let split = cell.find(|c: char| c.is_alphabetic() || c == 'µ').unwrap();

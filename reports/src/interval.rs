@@ -52,6 +52,31 @@ pub fn ratio_replicates(top: &[Vec<f64>], bottom: &[Vec<f64>], seed: u64) -> Opt
     Some(top.iter().zip(&bottom).map(|(t, b)| t / b).collect())
 }
 
+/// The 95 % interval of `Σ top ÷ Σ bottom`, where each side is a sum of
+/// medians (a total over several input sets): every part is resampled
+/// independently and the replicates summed. `None` when any part has too
+/// few samples.
+pub fn sum_ratio_interval(
+    top: &[&[Vec<f64>]],
+    bottom: &[&[Vec<f64>]],
+    seed: u64,
+) -> Option<Interval> {
+    let mut rng = Rng::new(seed);
+    let mut sum = |parts: &[&[Vec<f64>]]| -> Option<Vec<f64>> {
+        let mut total = vec![0.0; REPLICATES];
+        for part in parts {
+            for (t, r) in total.iter_mut().zip(replicates(part, &mut rng)?) {
+                *t += r;
+            }
+        }
+        Some(total)
+    };
+    let top = sum(top)?;
+    let bottom = sum(bottom)?;
+    let mut ratios: Vec<f64> = top.iter().zip(&bottom).map(|(t, b)| t / b).collect();
+    Some(quantiles(&mut ratios))
+}
+
 /// The 95 % interval of `top` ÷ `bottom`, see [`ratio_replicates`].
 pub fn ratio_interval(top: &[Vec<f64>], bottom: &[Vec<f64>], seed: u64) -> Option<Interval> {
     ratio_replicates(top, bottom, seed).map(|mut r| quantiles(&mut r))
@@ -183,6 +208,27 @@ mod tests {
         assert!(
             r.low < 4.0 && r.high > 4.0 && r.low > 3.8 && r.high < 4.2,
             "{r:?}"
+        );
+    }
+
+    /// A total's speedup is the ratio of sums, dominated by its largest
+    /// part: 1000 + 10 over 100 + 10 is 9.2×, not the small part's 1×.
+    #[test]
+    fn sum_ratio_intervals_hold_the_ratio_of_sums() {
+        let noise = [0.0, 0.01, -0.01];
+        let (slow_big, slow_small) = (rounds(1000.0, &noise, 8, 4), rounds(10.0, &noise, 8, 5));
+        let (fast_big, fast_small) = (rounds(100.0, &noise, 8, 6), rounds(10.0, &noise, 8, 7));
+        let r =
+            sum_ratio_interval(&[&slow_big, &slow_small], &[&fast_big, &fast_small], 3).unwrap();
+        let want = 1010.0 / 110.0;
+        assert!(
+            r.low < want && r.high > want && r.high - r.low < 0.5,
+            "{r:?}"
+        );
+        assert_eq!(
+            sum_ratio_interval(&[&slow_big, &[vec![1.0]]], &[&fast_big, &fast_small], 3),
+            None,
+            "a part with too few samples"
         );
     }
 }

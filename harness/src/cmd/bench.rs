@@ -141,11 +141,21 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         match (ok_time(base, set), ok_time(v, set)) {
             (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
             (Some(b), Some(t)) if t > 0.0 => {
-                let (br, vr) = (time(base, set), time(v, set));
                 let seed = interval::seed_of(&[w.name(), base, v, set]);
-                match br
-                    .zip(vr)
-                    .and_then(|(br, vr)| interval::ratio_interval(&br.rounds, &vr.rounds, seed))
+                // A total's rows are the member sets' records.
+                let members = totals
+                    .iter()
+                    .find(|(name, _)| name == set)
+                    .map_or_else(|| vec![set.to_owned()], |(_, m)| m.clone());
+                let rounds = |variant: &str| -> Option<Vec<&[Vec<f64>]>> {
+                    members
+                        .iter()
+                        .map(|m| time_record(records, variant, m).map(|r| r.rounds.as_slice()))
+                        .collect()
+                };
+                match rounds(base)
+                    .zip(rounds(v))
+                    .and_then(|(b, t)| interval::sum_ratio_interval(&b, &t, seed))
                 {
                     Some(i) => format!("{:.1}× ({:.2}–{:.2})", b / t, i.low, i.high),
                     None => format!("{:.1}×", b / t),
@@ -237,6 +247,12 @@ fn total(records: &[Record], variant: &str, name: &str, members: &[String]) -> O
     sum.input_set = name.to_owned();
     sum.median = parts.iter().map(|r| r.median).sum();
     sum.mad = parts.iter().map(|r| r.mad).sum();
+    sum.min = parts.iter().map(|r| r.min).sum();
+    sum.max = parts.iter().map(|r| r.max).sum();
+    // The total has no samples of its own: its speedup's interval is
+    // bootstrapped from the members' (see `print_table`).
+    sum.rounds.clear();
+    sum.interval = None;
     Some(sum)
 }
 
