@@ -61,18 +61,36 @@ const NOT_MULTIPLE_OF_5: u64 = {
     bad
 };
 
-impl Entry {
-    fn new(p: &Placement) -> Entry {
-        let check = cut_off(p.anchor(), p.mask())
-            .into_iter()
-            .filter(|&r| group_of(p.anchor(), r).is_none())
-            .fold(0, |union, r| union | r);
-        Entry {
-            bits: placement_bits(p.piece, p.mask()),
-            check,
+/// A placement's [`Entry`] with the cut-off regions that lie inside one
+/// selection group (the group and the region), which [`Select`] checks.
+struct Built {
+    entry: Entry,
+    inside: Vec<(usize, u64)>,
+}
+
+impl Built {
+    /// Works out the regions `p` cuts off, once for both uses.
+    fn new(p: &Placement) -> Built {
+        let anchor = p.anchor();
+        let mut inside = Vec::new();
+        let mut check = 0;
+        for r in cut_off(anchor, p.mask()) {
+            match group_of(anchor, r) {
+                Some(g) => inside.push((g, r)),
+                None => check |= r,
+            }
+        }
+        Built {
+            entry: Entry {
+                bits: placement_bits(p.piece, p.mask()),
+                check,
+            },
+            inside,
         }
     }
+}
 
+impl Entry {
     /// Whether the placement fits on `board` and leaves no region it cuts
     /// off that is known to be dead (see [`cut_off`]). No early exits: the
     /// outcome is unpredictable, so computing everything is cheaper.
@@ -117,52 +135,75 @@ struct Select {
 #[derive(Clone, Copy)]
 struct Ids([u64; 2]);
 
-impl Ids {
-    fn of(f: impl Fn(usize) -> bool) -> Ids {
-        Ids(std::array::from_fn(|half| {
-            (0..64)
-                .filter(|i| f(64 * half + i))
-                .fold(0, |s, i| s | 1 << i)
-        }))
+/// `AVOIDING[m]`: the 5-cell patterns (as bits of a `u32`) that cover none
+/// of the cells in `m`.
+const AVOIDING: [u32; 1 << GROUP] = {
+    let mut avoiding = [0; 1 << GROUP];
+    let mut m = 0;
+    while m < avoiding.len() {
+        let mut pattern = 0;
+        while pattern < avoiding.len() {
+            if pattern & m == 0 {
+                avoiding[m] |= 1 << pattern;
+            }
+            pattern += 1;
+        }
+        m += 1;
+    }
+    avoiding
+};
+
+impl Select {
+    /// The index over `built`, the placements anchored at `anchor`: each
+    /// placement's patterns are worked out once and its index set in every
+    /// set they belong to.
+    fn new(anchor: usize, built: &[Built]) -> Select {
+        assert!(built.len() <= 128, "at most 120 placements share an anchor");
+        let none = Ids([0; 2]);
+        let mut select = Select {
+            groups: [[none; 1 << GROUP]; GROUPS],
+            unused_low: [none; 1 << GROUP],
+            unused_high: [none; 1 << GROUP],
+        };
+        for (i, b) in built.iter().enumerate() {
+            let (half, bit) = (i / 64, 1u64 << (i % 64));
+            for (g, sets) in select.groups.iter_mut().enumerate() {
+                let shift = anchor + 1 + g * GROUP;
+                let cells = (b.entry.bits & CELL_MASK) >> shift;
+                let mut patterns = AVOIDING[cells as usize & ((1 << GROUP) - 1)];
+                // A cut-off region inside the group must keep a multiple of
+                // five empty cells under the pattern.
+                for &(_, r) in b.inside.iter().filter(|&&(rg, _)| rg == g) {
+                    for pattern in 0..1u32 << GROUP {
+                        let covered = u64::from(pattern) << shift & CELL_MASK;
+                        if !(r & !covered).count_ones().is_multiple_of(5) {
+                            patterns &= !(1 << pattern);
+                        }
+                    }
+                }
+                each_bit(patterns, |pattern| sets[pattern].0[half] |= bit);
+            }
+            let piece = (b.entry.bits >> PIECE_BIT).trailing_zeros() as usize;
+            let (unused, piece) = if piece < GROUP {
+                (&mut select.unused_low, piece)
+            } else {
+                (&mut select.unused_high, piece - GROUP)
+            };
+            for (used, set) in unused.iter_mut().enumerate() {
+                if used >> piece & 1 == 0 {
+                    set.0[half] |= bit;
+                }
+            }
+        }
+        select
     }
 }
 
-impl Select {
-    fn new(anchor: usize, entries: &[Entry]) -> Select {
-        assert!(
-            entries.len() <= 128,
-            "at most 120 placements share an anchor"
-        );
-        let ids = |f: &dyn Fn(usize) -> bool| Ids::of(|i| i < entries.len() && f(i));
-        let piece = |i: usize| (entries[i].bits >> PIECE_BIT).trailing_zeros() as usize;
-        // The cut-off regions inside each group, per placement.
-        let inside: Vec<Vec<(usize, u64)>> = entries
-            .iter()
-            .map(|e| {
-                let cut = cut_off(anchor, e.bits & CELL_MASK);
-                cut.into_iter()
-                    .filter_map(|r| Some((group_of(anchor, r)?, r)))
-                    .collect()
-            })
-            .collect();
-        let promising = |i: usize, g: usize, pattern: usize| {
-            let covered = (pattern as u64) << (anchor + 1 + g * GROUP) & CELL_MASK;
-            entries[i].bits & covered == 0
-                && inside[i]
-                    .iter()
-                    .all(|&(rg, r)| rg != g || (r & !covered).count_ones().is_multiple_of(5))
-        };
-        Select {
-            groups: std::array::from_fn(|g| {
-                std::array::from_fn(|pattern| ids(&|i| promising(i, g, pattern)))
-            }),
-            unused_low: std::array::from_fn(|used| {
-                ids(&|i| piece(i) < GROUP && used >> piece(i) & 1 == 0)
-            }),
-            unused_high: std::array::from_fn(|used| {
-                ids(&|i| piece(i) >= GROUP && used >> (piece(i) - GROUP) & 1 == 0)
-            }),
-        }
+/// Calls `f` with the index of every set bit of `bits`.
+fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
     }
 }
 
@@ -205,12 +246,12 @@ impl Table for IslandTable {
 
 /// The island table, keeping the placements `keep` accepts.
 pub(crate) fn table(keep: impl Fn(&Placement) -> bool) -> IslandTable {
-    let placements = ByAnchor::new(keep, Entry::new);
+    let built = ByAnchor::new(keep, Built::new);
     let select = (0..CELLS)
-        .map(|cell| Select::new(cell, placements.at(cell)))
+        .map(|cell| Select::new(cell, built.at(cell)))
         .collect();
     IslandTable {
-        placements,
+        placements: built.map(|b| b.entry),
         select,
         windows: Windows::shared(),
     }

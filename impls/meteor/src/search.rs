@@ -129,6 +129,14 @@ impl<T> ByAnchor<T> {
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
 
+    /// The same index over `f` of each item.
+    pub(crate) fn map<U>(self, f: impl FnMut(T) -> U) -> ByAnchor<U> {
+        ByAnchor {
+            items: self.items.into_iter().map(f).collect(),
+            start: self.start,
+        }
+    }
+
     /// The items anchored at `cell`, ordered by piece.
     pub(crate) fn at(&self, cell: usize) -> &[T] {
         &self.items[self.start[cell * PIECES] as usize..self.start[(cell + 1) * PIECES] as usize]
