@@ -195,10 +195,12 @@ pub(crate) const fn below(cell: usize) -> u64 {
 }
 
 /// The connected regions of the cells in `free` (a cell bitmask), each as a
-/// bitmask, in order of their lowest cell.
-pub(crate) fn regions(mut free: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    while free != 0 {
+/// bitmask, in order of their lowest cell (found as they are asked for).
+pub(crate) fn regions(mut free: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if free == 0 {
+            return None;
+        }
         let mut region = free & free.wrapping_neg();
         loop {
             let mut grown = region;
@@ -214,7 +216,6 @@ pub(crate) fn regions(mut free: u64) -> Vec<u64> {
             region = grown;
         }
         free &= !region;
-        out.push(region);
-    }
-    out
+        Some(region)
+    })
 }

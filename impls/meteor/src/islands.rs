@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// so they form whole regions of the real board: a count that is not a
 /// multiple of five means one of them can never be filled.
 fn cut_off(anchor: usize, cells: u64) -> Vec<u64> {
-    let mut cut = regions(!(below(anchor) | cells) & CELL_MASK);
+    let mut cut: Vec<u64> = regions(!(below(anchor) | cells) & CELL_MASK).collect();
     cut.sort_by_key(|r| r.count_ones());
     cut.pop();
     cut
@@ -373,7 +373,6 @@ impl Windows {
         let open_row = (row + WINDOW_ROWS < ROWS)
             .then(|| ((1u64 << COLS) - 1) << ((row + WINDOW_ROWS - 1) * COLS));
         let dead = regions(free)
-            .into_iter()
             .any(|r| open_row.is_none_or(|last| r & last == 0) && r.count_ones() % 5 != 0);
         let state = KNOWN | if dead { DEAD } else { 0 };
         self.states[i / 64].fetch_or(state << (i % 64), Ordering::Relaxed);
