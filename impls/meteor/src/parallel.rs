@@ -5,8 +5,6 @@
 //! region is worked out once, not once per thread. Small searches (boards
 //! with several pieces on them) stay on the calling thread.
 
-use std::sync::atomic::AtomicUsize;
-
 use rayon::prelude::*;
 
 use crate::Solver;
@@ -14,7 +12,7 @@ use crate::board::{PartialBoard, Solutions};
 use crate::endgame::{Cache, Endgame};
 use crate::geometry::CELL_MASK;
 use crate::islands::IslandTable;
-use crate::search::{Collect, Dfs, Finish, Recorder, Table, board_bits, children};
+use crate::search::{Collect, Dfs, Finish, Found, Recorder, Table, board_bits, children};
 
 /// Subtrees to hand to rayon: many more than threads, so that stealing
 /// evens out their very different sizes.
@@ -75,7 +73,7 @@ fn split<F: Finish>(
     turned_too: bool,
     finish: impl Fn() -> F + Sync + Send,
 ) -> Solutions {
-    let found = AtomicUsize::new(0);
+    let found = Found::new();
     let (bits, placed) = board_bits(board);
     // The top of the tree, searched here: a node is counted when expanded,
     // exactly as the depth-first search would count it.

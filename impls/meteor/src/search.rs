@@ -3,7 +3,7 @@
 //! depth-first search the fast variants share (they differ in their tables).
 
 use crate::board::{PartialBoard, Solution, Solutions};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::geometry::{CELL_MASK, CELLS, PIECES, placements};
 
@@ -186,6 +186,42 @@ impl Table for ByAnchor<u64> {
     }
 }
 
+/// The solutions found by all threads of a parallel search, and whether
+/// they reached the limit. Every node asks whether to stop, so that answer
+/// is a flag written once, on a cache line of its own: were it read from the
+/// counter, every solution a thread counts would evict the line from the
+/// other threads' caches, and their next node would wait for it.
+pub(crate) struct Found {
+    count: AtomicUsize,
+    done: Done,
+}
+
+/// [`Found::done`], alone on its cache line.
+#[repr(align(64))]
+struct Done(AtomicBool);
+
+impl Found {
+    pub(crate) fn new() -> Found {
+        Found {
+            count: AtomicUsize::new(0),
+            done: Done(AtomicBool::new(false)),
+        }
+    }
+
+    /// Counts `n` more solutions against `limit`.
+    fn add(&self, n: usize, limit: usize) {
+        if self.count.fetch_add(n, Ordering::Relaxed) + n >= limit {
+            self.done.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the threads together found `limit` solutions.
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.done.0.load(Ordering::Relaxed)
+    }
+}
+
 /// Where a search puts its solutions, and whether it should stop.
 pub(crate) struct Collect<'a> {
     /// The solutions found by this search.
@@ -193,11 +229,11 @@ pub(crate) struct Collect<'a> {
     /// Record each solution turned by 180° as well (the symmetric search).
     turned_too: bool,
     /// Solutions found by all threads of a parallel search, for the limit.
-    shared: Option<&'a AtomicUsize>,
+    shared: Option<&'a Found>,
 }
 
 impl<'a> Collect<'a> {
-    pub(crate) fn new(limit: usize, turned_too: bool, shared: Option<&'a AtomicUsize>) -> Self {
+    pub(crate) fn new(limit: usize, turned_too: bool, shared: Option<&'a Found>) -> Self {
         Collect {
             rec: Recorder::new(limit),
             turned_too,
@@ -209,7 +245,7 @@ impl<'a> Collect<'a> {
     #[inline(always)]
     pub(crate) fn stop(&self) -> bool {
         match self.shared {
-            Some(found) => found.load(Ordering::Relaxed) >= self.rec.limit,
+            Some(found) => found.done(),
             None => self.rec.full(),
         }
     }
@@ -222,7 +258,7 @@ impl<'a> Collect<'a> {
             self.rec.add(s.rotated());
         }
         if let Some(found) = self.shared {
-            found.fetch_add(1 + self.turned_too as usize, Ordering::Relaxed);
+            found.add(1 + self.turned_too as usize, self.rec.limit);
         }
     }
 }
