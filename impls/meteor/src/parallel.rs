@@ -1,11 +1,19 @@
 //! The endgame search split over threads: the top levels of the search tree
 //! are expanded breadth-first until there are enough subtrees to balance, and
-//! rayon searches the subtrees. Threads share one solution counter so that the
+//! the calling thread and rayon's search the subtrees, taking them from
+//! opposite ends of the list. Threads share one solution counter so that the
 //! limit stops all of them, and one endgame cache (lock-free) so that each
 //! region is worked out once, not once per thread. Small searches (boards
 //! with several pieces on them) stay on the calling thread.
+//!
+//! Measured on two cores (Zen 5): handing the subtrees to rayon's parallel
+//! iterator gave 1.65–1.77× over `endgame`. The threads were idle for 18–30 µs
+//! each at the start (being woken) and up to 70 µs at the end, of a 1 ms
+//! search; with the caller searching at once and the helpers woken before the
+//! top of the tree is expanded, 1.82–1.92×.
 
-use rayon::prelude::*;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
@@ -14,8 +22,8 @@ use crate::geometry::CELL_MASK;
 use crate::islands::IslandTable;
 use crate::search::{Collect, Dfs, Finish, Found, Recorder, Table, board_bits, children};
 
-/// Subtrees to hand to rayon: many more than threads, so that stealing
-/// evens out their very different sizes.
+/// Subtrees to hand out: many more than threads, so that taking the next
+/// one when done evens out their very different sizes.
 const SUBTREES: usize = 128;
 
 /// Boards with more pieces on them have searches of a few hundred nodes,
@@ -64,32 +72,120 @@ impl Solver for Parallel {
     }
 }
 
-/// Searches `board` with `table` on rayon's threads, each with a [`Finish`]
-/// made by `finish`.
+/// A subtree handed out: its board and the placements on it.
+type Subtree = (u64, Vec<u64>);
+
+/// Searches `board` with `table` on this thread and rayon's, each with a
+/// [`Finish`] made by `finish`.
+///
+/// The helpers are asked for before anything else, and this thread expands
+/// the top of the tree while they wake (waking a sleeping thread took
+/// 18–30 µs of a 1 ms search, measured). Then every thread takes the next
+/// subtree from a shared index until none is left: this thread searches
+/// from the start instead of waiting to be woken at the end.
 fn split<F: Finish>(
     table: &IslandTable,
     board: &PartialBoard,
     limit: usize,
     turned_too: bool,
-    finish: impl Fn() -> F + Sync + Send,
+    finish: impl Fn() -> F + Sync,
 ) -> Solutions {
-    let found = Found::new();
     let (bits, placed) = board_bits(board);
-    // The top of the tree, searched here: a node is counted when expanded,
-    // exactly as the depth-first search would count it.
-    let mut top = Collect::new(limit, turned_too, Some(&found));
-    let mut nodes = 0;
-    let mut frontier = vec![(bits, placed)];
     if table.dead(bits) || limit == 0 {
         // As the depth-first search: a dead root is one node.
         return Recorder::new(limit).finish(u64::from(limit > 0));
     }
+    let found = Found::new();
+    let frontier: OnceLock<Vec<Subtree>> = OnceLock::new();
+    let left = Ends::new();
+    let search = |frontier: &[Subtree], from_back: bool| {
+        let mut dfs = Dfs::new(table, finish());
+        let (mut rec, mut nodes) = (Recorder::new(limit), 0);
+        while let Some((b, placed)) = left.take(frontier.len(), from_back).map(|i| &frontier[i]) {
+            let sink = Collect::new(limit, turned_too, Some(&found));
+            let (sink, n) = dfs.search(*b, placed, sink);
+            rec.merge(&sink.rec);
+            nodes += n;
+        }
+        (rec, nodes)
+    };
+    let helpers: Vec<OnceLock<(Recorder, u64)>> = (1..rayon::current_num_threads())
+        .map(|_| OnceLock::new())
+        .collect();
+    let (mut all, mut nodes) = rayon::in_place_scope(|scope| {
+        for out in &helpers {
+            scope.spawn(|_| {
+                let frontier = loop {
+                    match frontier.get() {
+                        Some(f) => break f,
+                        None => std::hint::spin_loop(),
+                    }
+                };
+                let _ = out.set(search(frontier, true));
+            });
+        }
+        let (top, top_nodes) =
+            expand_top(table, bits, placed, limit, turned_too, &found, &frontier);
+        let (mut rec, nodes) = search(frontier.get().expect("expand_top sets the frontier"), false);
+        rec.merge(&top);
+        (rec, nodes + top_nodes)
+    });
+    for out in helpers {
+        if let Some((rec, n)) = out.into_inner() {
+            all.merge(&rec);
+            nodes += n;
+        }
+    }
+    all.finish(nodes)
+}
+
+/// The subtrees not yet taken, `taken_front..len - taken_back`: this thread
+/// takes them from the front, the helpers from the back. Neighbouring
+/// subtrees need many of the same regions, so threads working at opposite
+/// ends rarely work the same region out at once (which both would).
+struct Ends(AtomicU64);
+
+impl Ends {
+    fn new() -> Ends {
+        Ends(AtomicU64::new(0))
+    }
+
+    /// The index of the next subtree of `len` from the front or the back,
+    /// or `None` when all are taken.
+    fn take(&self, len: usize, from_back: bool) -> Option<usize> {
+        // Taken from the front in the low half, from the back in the high.
+        let step = if from_back { 1 << 32 } else { 1 };
+        let taken = self.0.fetch_add(step, Ordering::Relaxed) + step;
+        let (front, back) = ((taken & 0xffff_ffff) as usize, (taken >> 32) as usize);
+        if front + back > len {
+            return None;
+        }
+        Some(if from_back { len - back } else { front - 1 })
+    }
+}
+
+/// Expands the top levels of the tree of `bits` (with `placed` on it)
+/// breadth-first until there are enough subtrees to balance, and sets
+/// `frontier` to them; returns the solutions met on the way and the nodes
+/// expanded (counted as the depth-first search would count them).
+fn expand_top(
+    table: &IslandTable,
+    bits: u64,
+    placed: Vec<u64>,
+    limit: usize,
+    turned_too: bool,
+    found: &Found,
+    frontier: &OnceLock<Vec<Subtree>>,
+) -> (Recorder, u64) {
+    let mut top = Collect::new(limit, turned_too, Some(found));
+    let mut nodes = 0;
+    let mut level = vec![(bits, placed)];
     for _ in 0..LEVELS {
-        if frontier.is_empty() || frontier.len() >= SUBTREES {
+        if level.is_empty() || level.len() >= SUBTREES {
             break;
         }
         let mut next = Vec::new();
-        for (b, placed) in frontier {
+        for (b, placed) in level {
             if top.stop() {
                 break;
             }
@@ -104,26 +200,8 @@ fn split<F: Finish>(
                 next.push((b | m, p));
             }
         }
-        frontier = next;
+        level = next;
     }
-    let (rec, sub_nodes) = frontier
-        .into_par_iter()
-        .map_init(
-            || Dfs::new(table, finish()),
-            |dfs, (b, placed)| {
-                let sink = Collect::new(limit, turned_too, Some(&found));
-                let (sink, nodes) = dfs.search(b, &placed, sink);
-                (sink.rec, nodes)
-            },
-        )
-        .reduce(
-            || (Recorder::new(limit), 0),
-            |(mut a, na), (b, nb)| {
-                a.merge(&b);
-                (a, na + nb)
-            },
-        );
-    let mut all = top.rec;
-    all.merge(&rec);
-    all.finish(nodes + sub_nodes)
+    let _ = frontier.set(level);
+    (top.rec, nodes)
 }
