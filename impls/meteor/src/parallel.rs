@@ -205,3 +205,35 @@ fn expand_top(
     let _ = frontier.set(level);
     (top.rec, nodes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Threads taking from both ends get every subtree exactly once, also
+    /// when several take from the back.
+    #[test]
+    fn every_subtree_is_taken_once() {
+        for (len, helpers) in [(0, 1), (1, 1), (2, 1), (337, 1), (337, 3)] {
+            let ends = Ends::new();
+            let taken: Vec<Vec<usize>> = std::thread::scope(|scope| {
+                let backs: Vec<_> = (0..helpers)
+                    .map(|_| scope.spawn(|| std::iter::from_fn(|| ends.take(len, true)).collect()))
+                    .collect();
+                let front: Vec<usize> = std::iter::from_fn(|| ends.take(len, false)).collect();
+                let mut all = vec![front];
+                all.extend(backs.into_iter().map(|h| h.join().unwrap()));
+                all
+            });
+            let mut all: Vec<usize> = taken.concat();
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..len).collect::<Vec<_>>(),
+                "{len} subtrees, {helpers} helpers"
+            );
+            // The front only ever moves forward.
+            assert!(taken[0].windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+}
