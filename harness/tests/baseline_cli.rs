@@ -6,28 +6,38 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn seed_baseline_agrees_with_the_oracle_and_prints_speedups() {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let seed = harness.join("../../shared/seeds/components-row-table.md");
-    let gxx = Command::new("g++").arg("--version").output();
-    if !seed.exists() || gxx.is_err() {
-        eprintln!("skipped: needs {} and g++", seed.display());
-        return;
+/// Runs `harness/baselines/NAME/run ARGS` with our binary and returns its
+/// output, asserting it succeeded; `None` (with a note) where `g++` or the
+/// file `needs` from `../shared` is missing.
+fn run_script(needs: &Path, name: &str, args: &[&str]) -> Option<String> {
+    if !needs.exists() || Command::new("g++").arg("--version").output().is_err() {
+        eprintln!("skipped: needs {} and g++", needs.display());
+        return None;
     }
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("bash")
-        .arg(harness.join("baselines/seed-row-table/run"))
-        .args(["--quick", "seed"])
+        .arg(harness.join("baselines").join(name).join("run"))
+        .args(args)
         .env("BITBENCH", env!("CARGO_BIN_EXE_bitbench"))
         .env("CI", "1")
         .output()
         .expect("bash runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    Some(text)
+}
+
+#[test]
+fn seed_baseline_agrees_with_the_oracle_and_prints_speedups() {
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seed = harness.join("../../shared/seeds/components-row-table.md");
+    let Some(text) = run_script(&seed, "seed-row-table", &["--quick", "seed"]) else {
+        return;
+    };
     assert!(
         text.contains("seed 4096 boards agree with the oracle"),
         "{text}"
@@ -56,24 +66,10 @@ fn seed_baseline_agrees_with_the_oracle_and_prints_speedups() {
 fn cephalopod_reference_agrees_and_prints_ratios() {
     let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
     let reference = harness.join("../../shared/baselines/cephalopod-bfs.cpp");
-    let gxx = Command::new("g++").arg("--version").output();
-    if !reference.exists() || gxx.is_err() {
-        eprintln!("skipped: needs {} and g++", reference.display());
+    let args = ["--variant", "front", "--runs", "2"];
+    let Some(text) = run_script(&reference, "cephalopod-bfs", &args) else {
         return;
-    }
-    let script = harness.join("baselines/cephalopod-bfs/run");
-    let out = Command::new("bash")
-        .arg(&script)
-        .args(["--variant", "front", "--runs", "2"])
-        .env("BITBENCH", env!("CARGO_BIN_EXE_bitbench"))
-        .output()
-        .expect("bash runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    };
     assert!(
         text.contains("bitbench --variant front agree on the 12 official tests"),
         "{text}"
@@ -106,7 +102,7 @@ fn cephalopod_reference_agrees_and_prints_ratios() {
 
     // A bad argument is one line and exit 2, before anything is built.
     let bad = Command::new("bash")
-        .arg(&script)
+        .arg(harness.join("baselines/cephalopod-bfs/run"))
         .args(["--runs", "0"])
         .output()
         .expect("bash runs");

@@ -3,7 +3,7 @@
 //! one-line, exit-code-2 errors for bad input.
 
 mod common;
-use common::{bench_results, bitbench, stderr, stdout};
+use common::{bench_results, bitbench, stderr, stdout, workloads};
 
 const L_AND_DOT: &str =
     "#...../#...../##..#./....../....../....../....../....../....../....../....../......";
@@ -42,9 +42,8 @@ fn list_json_has_the_scripted_fields() {
     }
     // Exactly one declared default a workload, the variant `solve` runs
     // without `--variant`; the text table marks the same one.
+    let entries = entries.as_array().unwrap();
     let defaults: Vec<(&str, &str)> = entries
-        .as_array()
-        .unwrap()
         .iter()
         .filter(|e| e["default"].as_bool().unwrap())
         .map(|e| {
@@ -54,14 +53,7 @@ fn list_json_has_the_scripted_fields() {
             )
         })
         .collect();
-    let mut workloads: Vec<&str> = entries
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["workload"].as_str().unwrap())
-        .collect();
-    workloads.dedup();
-    assert_eq!(defaults.len(), workloads.len(), "{defaults:?}");
+    assert_eq!(defaults.len(), workloads(entries).len(), "{defaults:?}");
     assert!(defaults.contains(&("components", "swar")), "{defaults:?}");
     let text = stdout(&bitbench(&["list"]));
     let marked: Vec<&str> = text

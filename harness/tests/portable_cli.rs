@@ -8,7 +8,7 @@
 #![cfg(target_arch = "x86_64")]
 
 mod common;
-use common::{bitbench, stderr, stdout, tool_missing};
+use common::{list_entries, stderr, stdout, tool_missing, workloads};
 use std::process::Command;
 
 #[test]
@@ -17,15 +17,7 @@ fn check_passes_on_a_cpu_without_simd_extensions() {
         eprintln!("SKIPPED: qemu-x86_64 is not installed (bash .ci/install-qemu-user installs it)");
         return;
     }
-    let list = bitbench(&["list", "--json"]);
-    let entries: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
-    let mut workloads: Vec<&str> = entries
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["workload"].as_str().unwrap())
-        .collect();
-    workloads.dedup();
+    let workloads = workloads(&list_entries());
 
     let out = Command::new("qemu-x86_64")
         .args(["-cpu", "qemu64", env!("CARGO_BIN_EXE_bitbench")])

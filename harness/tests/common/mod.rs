@@ -15,6 +15,23 @@ pub fn bitbench(args: &[&str]) -> Output {
         .expect("bitbench runs")
 }
 
+/// The entries of `bitbench list --json`.
+pub fn list_entries() -> Vec<serde_json::Value> {
+    let list = bitbench(&["list", "--json"]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    serde_json::from_slice(&list.stdout).expect("list --json is a JSON array")
+}
+
+/// The workloads of `list --json` entries, in order, each once.
+pub fn workloads(entries: &[serde_json::Value]) -> Vec<String> {
+    let mut names: Vec<String> = entries
+        .iter()
+        .map(|e| e["workload"].as_str().expect("a workload name").to_owned())
+        .collect();
+    names.dedup();
+    names
+}
+
 /// Standard output as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
