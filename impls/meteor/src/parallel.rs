@@ -13,7 +13,7 @@
 //! top of the tree is expanded, 1.82–1.92×.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
@@ -98,6 +98,7 @@ fn split<F: Finish>(
     let found = Found::new();
     let frontier: OnceLock<Vec<Subtree>> = OnceLock::new();
     let left = Ends::new();
+    let busy = AtomicUsize::new(0);
     let search = |frontier: &[Subtree], from_back: bool| {
         let mut dfs = Dfs::new(table, finish());
         let (mut rec, mut nodes) = (Recorder::new(limit), 0);
@@ -121,12 +122,20 @@ fn split<F: Finish>(
                         None => std::hint::spin_loop(),
                     }
                 };
+                busy.fetch_add(1, Ordering::Relaxed);
                 let _ = out.set(search(frontier, true));
+                busy.fetch_sub(1, Ordering::Release);
             });
         }
         let (top, top_nodes) =
             expand_top(table, bits, placed, limit, turned_too, &found, &frontier);
         let (mut rec, nodes) = search(frontier.get().expect("expand_top sets the frontier"), false);
+        // The helpers still searching are in their last subtree: wait for
+        // them awake, rather than be put to sleep by the scope and woken
+        // (tens of µs here). A helper not yet started finds nothing left.
+        while busy.load(Ordering::Acquire) > 0 {
+            std::hint::spin_loop();
+        }
         rec.merge(&top);
         (rec, nodes + top_nodes)
     });
