@@ -81,8 +81,9 @@ type Subtree = (u64, Vec<u64>);
 /// The helpers are asked for before anything else, and this thread expands
 /// the top of the tree while they wake (waking a sleeping thread took
 /// 18–30 µs of a 1 ms search, measured). Then every thread takes the next
-/// subtree from a shared index until none is left: this thread searches
-/// from the start instead of waiting to be woken at the end.
+/// subtree, this one from the front of the list and the helpers from the
+/// back ([`Ends`]), until none is left: this thread searches from the start
+/// instead of waiting to be woken at the end.
 fn split<F: Finish>(
     table: &IslandTable,
     board: &PartialBoard,
