@@ -8,7 +8,7 @@
 
 use crate::Solver;
 use crate::board::{PartialBoard, Solutions};
-use crate::geometry::{CELL_MASK, CELLS, COLS, Placement, ROWS, below, regions};
+use crate::geometry::{CELL_MASK, CELLS, COLS, PIECES, Placement, ROWS, below, regions};
 use crate::search::{ByAnchor, Kids, MAX_KIDS, PIECE_BIT, Table, placement_bits, solve_with};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -135,75 +135,72 @@ struct Select {
 #[derive(Clone, Copy)]
 struct Ids([u64; 2]);
 
-/// `AVOIDING[m]`: the 5-cell patterns (as bits of a `u32`) that cover none
-/// of the cells in `m`.
-const AVOIDING: [u32; 1 << GROUP] = {
-    let mut avoiding = [0; 1 << GROUP];
-    let mut m = 0;
-    while m < avoiding.len() {
-        let mut pattern = 0;
-        while pattern < avoiding.len() {
-            if pattern & m == 0 {
-                avoiding[m] |= 1 << pattern;
-            }
-            pattern += 1;
-        }
-        m += 1;
-    }
-    avoiding
-};
-
-impl Select {
-    /// The index over `built`, the placements anchored at `anchor`: each
-    /// placement's patterns are worked out once and its index set in every
-    /// set they belong to.
-    fn new(anchor: usize, built: &[Built]) -> Select {
-        assert!(built.len() <= 128, "at most 120 placements share an anchor");
-        let none = Ids([0; 2]);
-        let mut select = Select {
-            groups: [[none; 1 << GROUP]; GROUPS],
-            unused_low: [none; 1 << GROUP],
-            unused_high: [none; 1 << GROUP],
-        };
-        for (i, b) in built.iter().enumerate() {
-            let (half, bit) = (i / 64, 1u64 << (i % 64));
-            for (g, sets) in select.groups.iter_mut().enumerate() {
-                let shift = anchor + 1 + g * GROUP;
-                let cells = (b.entry.bits & CELL_MASK) >> shift;
-                let mut patterns = AVOIDING[cells as usize & ((1 << GROUP) - 1)];
-                // A cut-off region inside the group must keep a multiple of
-                // five empty cells under the pattern.
-                for &(_, r) in b.inside.iter().filter(|&&(rg, _)| rg == g) {
-                    for pattern in 0..1u32 << GROUP {
-                        let covered = u64::from(pattern) << shift & CELL_MASK;
-                        if !(r & !covered).count_ones().is_multiple_of(5) {
-                            patterns &= !(1 << pattern);
-                        }
-                    }
-                }
-                each_bit(patterns, |pattern| sets[pattern].0[half] |= bit);
-            }
-            let piece = (b.entry.bits >> PIECE_BIT).trailing_zeros() as usize;
-            let (unused, piece) = if piece < GROUP {
-                (&mut select.unused_low, piece)
-            } else {
-                (&mut select.unused_high, piece - GROUP)
-            };
-            for (used, set) in unused.iter_mut().enumerate() {
-                if used >> piece & 1 == 0 {
-                    set.0[half] |= bit;
-                }
-            }
-        }
-        select
+impl Ids {
+    fn from_bits(ids: u128) -> Ids {
+        Ids([ids as u64, (ids >> 64) as u64])
     }
 }
 
-/// Calls `f` with the index of every set bit of `bits`.
-fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
-    while bits != 0 {
-        f(bits.trailing_zeros() as usize);
-        bits &= bits - 1;
+/// For each subset (as bits) of five things, the placement indexes in
+/// `all` that none of its members `excludes`: each subset's set is the set
+/// of the subset without its lowest member, less what that member excludes.
+fn subsets(all: u128, excludes: [u128; GROUP]) -> [Ids; 1 << GROUP] {
+    let mut sets = [all; 1 << GROUP];
+    for subset in 1..sets.len() {
+        sets[subset] = sets[subset & (subset - 1)] & !excludes[subset.trailing_zeros() as usize];
+    }
+    sets.map(Ids::from_bits)
+}
+
+impl Select {
+    /// The index over `built`, the placements anchored at `anchor`: the
+    /// sets of each group are built from the placements covering each of
+    /// its cells, and those of the pieces from each piece's placements (a
+    /// few operations on whole sets per pattern); then the placements with a
+    /// cut-off region inside a group leave the patterns that spoil it.
+    fn new(anchor: usize, built: &[Built]) -> Select {
+        assert!(built.len() <= 128, "at most 120 placements share an anchor");
+        let all = u128::MAX.checked_shr(128 - built.len() as u32).unwrap_or(0);
+        let mut covering = [[0u128; GROUP]; GROUPS];
+        let mut of_piece = [0u128; PIECES];
+        for (i, b) in built.iter().enumerate() {
+            let bit = 1u128 << i;
+            for (g, covering) in covering.iter_mut().enumerate() {
+                let cells = (b.entry.bits & CELL_MASK) >> (anchor + 1 + g * GROUP);
+                for (c, covering) in covering.iter_mut().enumerate() {
+                    if cells >> c & 1 != 0 {
+                        *covering |= bit;
+                    }
+                }
+            }
+            of_piece[(b.entry.bits >> PIECE_BIT).trailing_zeros() as usize] |= bit;
+        }
+        let mut groups = covering.map(|covering| subsets(all, covering));
+        for (i, b) in built.iter().enumerate() {
+            let (half, bit) = (i / 64, 1u64 << (i % 64));
+            // A cut-off region inside a group must keep a multiple of five
+            // empty cells under the pattern: none, or all five of its cells.
+            for &(g, r) in &b.inside {
+                let region = (r >> (anchor + 1 + g * GROUP)) as usize;
+                let five = r.count_ones() == 5;
+                for (pattern, set) in groups[g].iter_mut().enumerate() {
+                    let left = region & !pattern;
+                    if left != 0 && !(five && left == region) {
+                        set.0[half] &= !bit;
+                    }
+                }
+            }
+        }
+        let (low, high) = of_piece.split_at(GROUP);
+        let unused = |pieces: &[u128]| {
+            let excludes: [u128; GROUP] = pieces.try_into().expect("five pieces a half");
+            subsets(excludes.iter().fold(0, |a, b| a | b), excludes)
+        };
+        Select {
+            groups,
+            unused_low: unused(low),
+            unused_high: unused(high),
+        }
     }
 }
 
