@@ -301,7 +301,6 @@ struct Batch {
     /// The children, then their canonical keys (`image << 3 | symmetry`).
     keys: Vec<u32>,
     kids: Vec<Kid>,
-    len: usize,
 }
 
 impl Batch {
@@ -309,15 +308,7 @@ impl Batch {
         Batch {
             keys: vec![0; ROOM],
             kids: vec![Kid::default(); ROOM],
-            len: 0,
         }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, child: u32, kid: Kid) {
-        self.keys[self.len] = child;
-        self.kids[self.len] = kid;
-        self.len += 1;
     }
 }
 
@@ -326,10 +317,9 @@ impl Batch {
 /// (r, k + 1 - m). Their tables are taken out of the sweep's list while the
 /// group is expanded, so a child reaches its table without a lookup.
 struct Targets<L> {
-    /// Per target: its group, if the search can meet it, its width, and
-    /// the lane there that lane 0 of the expanded group moves to (one move
-    /// deeper).
-    groups: [Option<(usize, usize, u32)>; 4],
+    /// Per target: its group, if the search can meet it, and the lane
+    /// there that lane 0 of the expanded group moves to (one move deeper).
+    groups: [Option<(usize, u32)>; 4],
     /// Per target: its table, opened from the pool when its first child
     /// arrives (a target no move reaches takes no memory).
     tables: [Table<L>; 4],
@@ -353,7 +343,7 @@ impl<L: Lane> Targets<L> {
             };
             let g = groups.index(cr, ck)?;
             let there = windows[g]?;
-            Some((g, there.width, here.first + 1 - there.first))
+            Some((g, here.first + 1 - there.first))
         });
         let tables = groups.map(|target| match target {
             Some((g, ..)) => std::mem::take(&mut tables[g]),
@@ -364,9 +354,9 @@ impl<L: Lane> Targets<L> {
 
     /// Opens target `to`'s table from `pool` if it is not open yet.
     #[inline(always)]
-    fn open(&mut self, to: usize, width: usize, pool: &mut Vec<Table<L>>) {
+    fn open(&mut self, to: usize, pool: &mut Vec<Table<L>>) {
         if !self.tables[to].is_open() {
-            self.tables[to] = Table::new(width, pool);
+            self.tables[to] = Table::new(pool);
         }
     }
 
@@ -401,7 +391,7 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
     let mut tables: Vec<Table<M::Lane>> = (0..windows.len()).map(|_| Table::default()).collect();
     let (key, sym) = canonical(root);
     let g = groups.index(r0, k0).expect("the root's group");
-    tables[g] = Table::new(1, &mut pool);
+    tables[g] = Table::new(&mut pool);
     let first = &mut tables[g];
     let entry = first.entry(key) as usize;
     first.add(entry, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
@@ -426,97 +416,20 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
             }
             let table = std::mem::take(&mut tables[g]);
             let here = windows[g].expect("a table holds boards only in a reachable group");
-            // The lane at depth `D - 1`, if the window reaches it: its
-            // children end their paths and go straight into the answer.
-            let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
-            let feeding = ending.unwrap_or(here.width);
             let mut targets = Targets::take(r, k, here, &groups, &windows, &mut tables);
-            let mut entries = table.entries();
-            let mut more = true;
-            while more {
-                more = false;
-                batch.len = 0;
-                // Per parent in the batch, its lanes that feed children.
-                let mut parents: [&[M::Lane]; BATCH] = [&[]; BATCH];
-                let mut count = 0;
-                for (board, (lo, hi), lanes) in entries.by_ref() {
-                    let feed = lo..hi.min(feeding);
-                    let ends = ending
-                        .filter(|e| (lo..hi).contains(e))
-                        .map(|e| merge.score(lanes[e]));
-                    if feed.is_empty() && ends.is_none() {
-                        continue;
-                    }
-                    let parent = count as u8;
-                    parents[count] = lanes.get(feed.clone()).unwrap_or_default();
-                    count += 1;
-                    // Every path through a board that a move fills ends
-                    // there: scored when a move does (few boards have one).
-                    let mut filled = None;
-                    for (child, captured) in swarmoves::Children::of(board).moves() {
-                        // Only a placement can fill the board.
-                        if captured == 0 && is_full(child) {
-                            let score = filled.get_or_insert_with(|| {
-                                merge.score(
-                                    lanes[lo..hi]
-                                        .iter()
-                                        .fold(M::Lane::default(), |a, &n| a.add(n)),
-                                )
-                            });
-                            total = total.wrapping_add(merge.scored(score, child));
-                            continue;
-                        }
-                        if let Some(ends) = &ends {
-                            total = total.wrapping_add(merge.scored(ends, child));
-                        }
-                        if feed.is_empty() {
-                            continue;
-                        }
-                        let to = Targets::<M::Lane>::of(captured);
-                        let Some((_, width, shift)) = targets.groups[to] else {
-                            continue;
-                        };
-                        targets.open(to, width, &mut pool);
-                        batch.push(
-                            child,
-                            Kid {
-                                to: to as u8,
-                                parent,
-                                lane: (shift + lo as u32) as u8,
-                                entry: 0,
-                            },
-                        );
-                    }
-                    if count == BATCH {
-                        more = true;
-                        break;
-                    }
-                }
-                let n = batch.len;
-                if n == 0 {
-                    continue;
-                }
+            let (sum, grew) = expand(
+                &table,
+                Expansion::new(k, here, depth),
+                &mut targets,
+                &mut pool,
+                &mut batch,
+                merge,
+                steps,
+            );
+            total = total.wrapping_add(sum);
+            if grew {
                 last = order + 3;
-                steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
-                let keys = &batch.keys[..n];
-                let kids = &mut batch.kids[..n];
-                for (&key, kid) in keys.iter().zip(kids.iter()) {
-                    targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
-                }
-                for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
-                    let t = &mut targets.tables[usize::from(kid.to & 3)];
-                    kid.entry = t.entry(key >> 3);
-                    t.prefetch_lane(kid.entry as usize * t.width() + usize::from(kid.lane));
-                }
-                for (&key, kid) in keys.iter().zip(kids.iter()) {
-                    let t = &mut targets.tables[usize::from(kid.to & 3)];
-                    let parent = parents[usize::from(kid.parent)];
-                    t.add(kid.entry as usize, usize::from(kid.lane), parent, |d, n| {
-                        steps.add_moved(d, n, key & 7)
-                    });
-                }
             }
-            drop(entries);
             targets.give_back(&mut tables);
             pool.push(table);
         }
@@ -525,6 +438,137 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
     pool.extend(tables.into_iter().filter(Table::is_open));
     spare::give_back(pool);
     merge.finish(total) & ANSWER_MASK
+}
+
+/// What the expansion of one group needs to know of it.
+#[derive(Clone, Copy)]
+struct Expansion {
+    /// The lane at depth `D - 1`, if the window reaches it: its children
+    /// end their paths and go straight into the answer.
+    ending: Option<usize>,
+    /// The lanes below this one have children that go into tables.
+    feeding: usize,
+    /// Whether a placement fills the board (the group holds 8 dice).
+    fills: bool,
+}
+
+impl Expansion {
+    fn new(k: u32, here: Window, depth: u32) -> Expansion {
+        let ending = (here.first + here.width as u32 == depth).then_some(here.width - 1);
+        Expansion {
+            ending,
+            feeding: ending.unwrap_or(here.width),
+            fills: k + 1 == CELLS,
+        }
+    }
+}
+
+/// Expands every board of `table` into `targets`, in batches; returns what
+/// the paths that end add to the answer, and whether any child went into a
+/// table.
+#[inline(always)]
+fn expand<M: Merge, S: Steps>(
+    table: &Table<M::Lane>,
+    group: Expansion,
+    targets: &mut Targets<M::Lane>,
+    pool: &mut Vec<Table<M::Lane>>,
+    batch: &mut Batch,
+    merge: &M,
+    steps: &S,
+) -> (u64, bool) {
+    let mut total = 0u64;
+    let mut grew = false;
+    // Per target: whether the search meets it, and the lane there that
+    // lane 0 here moves to.
+    let mut reached = 0u32;
+    let mut shift = [0u8; 4];
+    for (to, target) in targets.groups.iter().enumerate() {
+        if let Some((_, s)) = *target {
+            reached |= 1 << to;
+            shift[to] = s as u8;
+        }
+    }
+    let mut entries = table.entries();
+    let mut more = true;
+    while more {
+        more = false;
+        let mut n = 0;
+        let mut used = 0u32;
+        // Per parent in the batch, its lanes that feed children.
+        let mut parents: [&[M::Lane]; BATCH] = [&[]; BATCH];
+        let mut count = 0;
+        for (board, (lo, hi), lanes) in entries.by_ref() {
+            let feeds = hi.min(group.feeding).saturating_sub(lo);
+            let ends = group
+                .ending
+                .filter(|e| (lo..hi).contains(e))
+                .map(|e| merge.score(lanes[e - lo]));
+            if feeds == 0 && ends.is_none() {
+                continue;
+            }
+            let parent = count as u8;
+            parents[count] = &lanes[..feeds];
+            count += 1;
+            // Every path through a board that a move fills ends there.
+            let filled = group
+                .fills
+                .then(|| merge.score(lanes.iter().fold(M::Lane::default(), |a, &n| a.add(n))));
+            let reaches = if feeds == 0 { 0 } else { reached };
+            swarmoves::for_each_move(board, |child, captured| {
+                if let (0, Some(score)) = (captured, &filled) {
+                    total = total.wrapping_add(merge.scored(score, child));
+                    return;
+                }
+                if let Some(ends) = &ends {
+                    total = total.wrapping_add(merge.scored(ends, child));
+                }
+                let to = Targets::<M::Lane>::of(captured);
+                if reaches >> to & 1 != 0 {
+                    used |= 1 << to;
+                    batch.keys[n] = child;
+                    batch.kids[n] = Kid {
+                        to: to as u8,
+                        parent,
+                        lane: shift[to] + lo as u8,
+                        entry: 0,
+                    };
+                    n += 1;
+                }
+            });
+            if count == BATCH {
+                more = true;
+                break;
+            }
+        }
+        if n == 0 {
+            continue;
+        }
+        grew = true;
+        for to in 0..4 {
+            if used >> to & 1 != 0 {
+                targets.open(to, pool);
+            }
+        }
+        steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
+        let keys = &batch.keys[..n];
+        let kids = &mut batch.kids[..n];
+        for (&key, kid) in keys.iter().zip(kids.iter()) {
+            targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
+        }
+        for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
+            let t = &mut targets.tables[usize::from(kid.to & 3)];
+            kid.entry = t.entry(key >> 3);
+            t.prefetch_lane(kid.entry as usize, usize::from(kid.lane));
+        }
+        for (&key, kid) in keys.iter().zip(kids.iter()) {
+            let t = &mut targets.tables[usize::from(kid.to & 3)];
+            let parent = parents[usize::from(kid.parent & (BATCH as u8 - 1))];
+            t.add(kid.entry as usize, usize::from(kid.lane), parent, |d, n| {
+                steps.add_moved(d, n, key & 7)
+            });
+        }
+    }
+    (total, grew)
 }
 
 /// Tables kept between solves on one thread, so a solve reuses the memory

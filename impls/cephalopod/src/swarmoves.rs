@@ -82,13 +82,11 @@ fn each_bit(mut mask: u32, mut f: impl FnMut(usize)) {
 /// The most moves any board has.
 const MAX_MOVES: usize = 16;
 
-/// The children of a board in move order, held in an array with the dice
-/// each move captures: for callers whose per-child work needs borrows an
-/// `emit` closure cannot take, or is too large to inline at every place a
-/// move is found.
+/// The children of a board in move order, held in an array: for callers
+/// whose per-child work needs borrows an `emit` closure cannot take, or is
+/// too large to inline at every place a move is found.
 pub(crate) struct Children {
     boards: [u32; MAX_MOVES],
-    captured: [u8; MAX_MOVES],
     len: usize,
 }
 
@@ -98,12 +96,10 @@ impl Children {
     pub(crate) fn of(x: u32) -> Children {
         let mut c = Children {
             boards: [0; MAX_MOVES],
-            captured: [0; MAX_MOVES],
             len: 0,
         };
-        for_each_move(x, |child, captured| {
+        for_each_child(x, |child| {
             c.boards[c.len] = child;
-            c.captured[c.len] = captured as u8;
             c.len += 1;
         });
         c
@@ -113,15 +109,6 @@ impl Children {
     #[inline(always)]
     pub(crate) fn as_slice(&self) -> &[u32] {
         &self.boards[..self.len]
-    }
-
-    /// The children with the number of dice each move captured.
-    #[inline(always)]
-    pub(crate) fn moves(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
-        self.as_slice()
-            .iter()
-            .zip(&self.captured)
-            .map(|(&child, &captured)| (child, usize::from(captured)))
     }
 }
 

@@ -1,20 +1,41 @@
 //! One group's boards in the sweep: an open-addressing index over the
-//! boards, and for each board its lanes and the span of lanes that received
-//! paths, so a board is expanded without scanning its window for zeros.
+//! boards, and for each board only the lanes that received paths.
+//!
+//! A group's window spans every depth its boards could be met at, but a
+//! board receives paths at few of them (official test 10: 138 k lanes
+//! received paths, of 476 k in the boards' windows), and the span a board's
+//! first parent gives it almost never grows (886 of 208 k moves). So a
+//! board's lanes are laid out in an arena exactly as its first move needs
+//! them; the rare move that reaches past them copies them to the arena's
+//! end, leaving the old ones unused.
 
 use super::Lane;
 use crate::table::prefetch;
+
+/// Where one board's lanes are.
+#[derive(Clone, Copy)]
+struct Span {
+    /// The arena index of lane `lo`.
+    at: u32,
+    /// The lanes `lo..hi` that received paths (none while `lo == hi`).
+    lo: u8,
+    hi: u8,
+}
+
+impl Span {
+    fn len(self) -> usize {
+        usize::from(self.hi - self.lo)
+    }
+}
 
 /// The boards of one group and their lanes, in insertion order.
 pub(super) struct Table<L> {
     /// 0 for a free slot, else the entry's index plus one above the board.
     slots: Vec<u64>,
     boards: Vec<u32>,
-    /// Per entry, the lanes `lo..hi` that received paths (`lo > hi`: none).
-    spans: Vec<[u8; 2]>,
-    /// `width` lanes per board.
+    spans: Vec<Span>,
+    /// Every board's lanes, `spans` saying whose are where.
     lanes: Vec<L>,
-    width: usize,
     shift: u32,
 }
 
@@ -25,16 +46,15 @@ impl<L> Default for Table<L> {
             boards: Vec::new(),
             spans: Vec::new(),
             lanes: Vec::new(),
-            width: 0,
             shift: 0,
         }
     }
 }
 
 impl<L: Lane> Table<L> {
-    /// An empty table of `width` lanes a board, reusing the buffers of a
-    /// finished one from `pool` if any.
-    pub(super) fn new(width: usize, pool: &mut Vec<Table<L>>) -> Table<L> {
+    /// An empty table, reusing the buffers of a finished one from `pool` if
+    /// any.
+    pub(super) fn new(pool: &mut Vec<Table<L>>) -> Table<L> {
         const SLOTS: usize = 16;
         let mut t = pool.pop().unwrap_or_default();
         t.slots.clear();
@@ -42,7 +62,6 @@ impl<L: Lane> Table<L> {
         t.boards.clear();
         t.spans.clear();
         t.lanes.clear();
-        t.width = width;
         t.shift = 64 - SLOTS.trailing_zeros();
         t
     }
@@ -56,18 +75,14 @@ impl<L: Lane> Table<L> {
         self.boards.len()
     }
 
-    pub(super) fn width(&self) -> usize {
-        self.width
-    }
-
     /// Every board with the span of its lanes that received paths (as lane
-    /// indices `lo..hi`) and all its lanes.
+    /// indices `lo..hi`) and those lanes.
     pub(super) fn entries(&self) -> impl Iterator<Item = (u32, (usize, usize), &[L])> {
-        self.boards
-            .iter()
-            .zip(&self.spans)
-            .zip(self.lanes.chunks_exact(self.width))
-            .map(|((&board, &[lo, hi]), lanes)| (board, (usize::from(lo), usize::from(hi)), lanes))
+        self.boards.iter().zip(&self.spans).map(|(&board, &span)| {
+            let at = span.at as usize;
+            let lanes = &self.lanes[at..at + span.len()];
+            (board, (usize::from(span.lo), usize::from(span.hi)), lanes)
+        })
     }
 
     #[inline(always)]
@@ -81,7 +96,7 @@ impl<L: Lane> Table<L> {
         prefetch(&self.slots[self.home(board)]);
     }
 
-    /// The entry of `board`, added with zero lanes if new.
+    /// The entry of `board`, added with no lanes if new.
     #[inline(always)]
     pub(super) fn entry(&mut self, board: u32) -> u32 {
         let mask = self.slots.len() - 1;
@@ -92,10 +107,11 @@ impl<L: Lane> Table<L> {
                 let entry = self.boards.len() as u32;
                 self.slots[i] = u64::from(entry + 1) << 32 | u64::from(board);
                 self.boards.push(board);
-                self.spans.push([u8::MAX, 0]);
-                for _ in 0..self.width {
-                    self.lanes.push(L::default());
-                }
+                self.spans.push(Span {
+                    at: 0,
+                    lo: 0,
+                    hi: 0,
+                });
                 if 2 * self.boards.len() > self.slots.len() {
                     self.grow();
                 }
@@ -108,10 +124,14 @@ impl<L: Lane> Table<L> {
         }
     }
 
-    /// Starts loading lane `at` (an entry times the width, plus a lane).
+    /// Starts loading `entry`'s lane `lane`, if it has one yet.
     #[inline(always)]
-    pub(super) fn prefetch_lane(&self, at: usize) {
-        if let Some(lane) = self.lanes.get(at) {
+    pub(super) fn prefetch_lane(&self, entry: usize, lane: usize) {
+        let span = self.spans[entry];
+        if let Some(lane) = lane
+            .checked_sub(span.lo.into())
+            .and_then(|i| self.lanes.get(span.at as usize + i))
+        {
             prefetch(lane);
         }
     }
@@ -126,13 +146,43 @@ impl<L: Lane> Table<L> {
         parent: &[L],
         mut add: impl FnMut(&mut L, L),
     ) {
-        let at = entry * self.width + first;
+        let (lo, hi) = (first as u8, (first + parent.len()) as u8);
+        let mut span = self.spans[entry];
+        if span.lo > lo || span.hi < hi {
+            span = if span.len() == 0 {
+                self.place(lo, hi)
+            } else {
+                self.widen(span, lo, hi)
+            };
+            self.spans[entry] = span;
+        }
+        let at = span.at as usize + usize::from(lo - span.lo);
         for (d, &n) in self.lanes[at..at + parent.len()].iter_mut().zip(parent) {
             add(d, n);
         }
-        let [lo, hi] = &mut self.spans[entry];
-        *lo = (*lo).min(first as u8);
-        *hi = (*hi).max((first + parent.len()) as u8);
+    }
+
+    /// Zeroed lanes `lo..hi` at the arena's end.
+    #[inline(always)]
+    fn place(&mut self, lo: u8, hi: u8) -> Span {
+        let at = self.lanes.len();
+        self.lanes.resize(at + usize::from(hi - lo), L::default());
+        Span {
+            at: at as u32,
+            lo,
+            hi,
+        }
+    }
+
+    /// `span`'s lanes copied to the arena's end, widened to take lanes
+    /// `lo..hi` too.
+    #[cold]
+    fn widen(&mut self, span: Span, lo: u8, hi: u8) -> Span {
+        let wide = self.place(lo.min(span.lo), hi.max(span.hi));
+        let old = span.at as usize;
+        let to = wide.at as usize + usize::from(span.lo - wide.lo);
+        self.lanes.copy_within(old..old + span.len(), to);
+        wide
     }
 
     /// Doubles the index; the entries stay where they are.
@@ -149,5 +199,38 @@ impl<L: Lane> Table<L> {
             }
             self.slots[i] = (index as u64 + 1) << 32 | u64::from(board);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board's lanes start where its first move puts them and widen, on
+    /// either side, when a later move reaches past them; other boards'
+    /// lanes stay as they were.
+    #[test]
+    fn lanes_widen_to_take_later_moves() {
+        let mut table = Table::<u64>::new(&mut Vec::new());
+        let (a, b) = (table.entry(0o123), table.entry(0o456) as usize);
+        assert_eq!(table.entry(0o123), a, "a board has one entry");
+        let a = a as usize;
+        let add = |d: &mut u64, n: u64| *d += n;
+        table.add(a, 2, &[1], add);
+        table.add(b, 0, &[7, 8], add);
+        table.add(a, 2, &[10], add);
+        table.add(a, 1, &[100, 1000], add);
+        table.add(a, 3, &[5, 6], add);
+        let entries: Vec<_> = table
+            .entries()
+            .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                (0o123, (1, 5), vec![100, 1011, 5, 6]),
+                (0o456, (0, 2), vec![7, 8])
+            ]
+        );
     }
 }
