@@ -292,7 +292,8 @@ struct Kid {
     parent: u8,
     /// The child's lane that receives the parent's first feeding lane.
     lane: u8,
-    /// Once looked up: its entry in the target's table.
+    /// Its slot in the target's index once prefetched, then its entry in
+    /// the target's table.
     entry: u32,
 }
 
@@ -393,7 +394,9 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
     let g = groups.index(r0, k0).expect("the root's group");
     tables[g] = Table::new(&mut pool);
     let first = &mut tables[g];
-    let entry = first.entry(key) as usize;
+    first.reserve(1);
+    let home = first.prefetch(key);
+    let entry = first.entry(key, home) as usize;
     first.add(entry, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
 
     let mut batch = Batch::new();
@@ -493,7 +496,8 @@ fn expand<M: Merge, S: Steps>(
     while more {
         more = false;
         let mut n = 0;
-        let mut used = 0u32;
+        // Per target, the children the batch sends it.
+        let mut sent = [0usize; 4];
         // Per parent in the batch, its lanes that feed children.
         let mut parents: [&[M::Lane]; BATCH] = [&[]; BATCH];
         let mut count = 0;
@@ -524,7 +528,7 @@ fn expand<M: Merge, S: Steps>(
                 }
                 let to = Targets::<M::Lane>::of(captured);
                 if reaches >> to & 1 != 0 {
-                    used |= 1 << to;
+                    sent[to] += 1;
                     batch.keys[n] = child;
                     batch.kids[n] = Kid {
                         to: to as u8,
@@ -544,20 +548,21 @@ fn expand<M: Merge, S: Steps>(
             continue;
         }
         grew = true;
-        for to in 0..4 {
-            if used >> to & 1 != 0 {
+        for (to, &sent) in sent.iter().enumerate() {
+            if sent != 0 {
                 targets.open(to, pool);
+                targets.tables[to].reserve(sent);
             }
         }
         steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
         let keys = &batch.keys[..n];
         let kids = &mut batch.kids[..n];
-        for (&key, kid) in keys.iter().zip(kids.iter()) {
-            targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
+        for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
+            kid.entry = targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
         }
         for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
             let t = &mut targets.tables[usize::from(kid.to & 3)];
-            kid.entry = t.entry(key >> 3);
+            kid.entry = t.entry(key >> 3, kid.entry);
             t.prefetch_lane(kid.entry as usize, usize::from(kid.lane));
         }
         for (&key, kid) in keys.iter().zip(kids.iter()) {

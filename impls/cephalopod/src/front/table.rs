@@ -90,17 +90,30 @@ impl<L: Lane> Table<L> {
         (u64::from(board).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    /// Starts loading the slot `board` hashes to.
-    #[inline(always)]
-    pub(super) fn prefetch(&self, board: u32) {
-        prefetch(&self.slots[self.home(board)]);
+    /// Makes room for `more` boards without the index growing past half
+    /// full, so that a slot found by [`Table::prefetch`] stays the board's
+    /// home until they are added.
+    pub(super) fn reserve(&mut self, more: usize) {
+        while 2 * (self.boards.len() + more) > self.slots.len() {
+            self.grow();
+        }
     }
 
-    /// The entry of `board`, added with no lanes if new.
+    /// Starts loading the slot `board` hashes to, and returns it.
     #[inline(always)]
-    pub(super) fn entry(&mut self, board: u32) -> u32 {
+    pub(super) fn prefetch(&self, board: u32) -> u32 {
+        let home = self.home(board);
+        prefetch(&self.slots[home]);
+        home as u32
+    }
+
+    /// The entry of `board`, whose slot [`Table::prefetch`] returned as
+    /// `home` since the last [`Table::reserve`] that made room for it;
+    /// added with no lanes if new.
+    #[inline(always)]
+    pub(super) fn entry(&mut self, board: u32, home: u32) -> u32 {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(board);
+        let mut i = home as usize;
         loop {
             let slot = self.slots[i];
             if slot == 0 {
@@ -112,9 +125,6 @@ impl<L: Lane> Table<L> {
                     lo: 0,
                     hi: 0,
                 });
-                if 2 * self.boards.len() > self.slots.len() {
-                    self.grow();
-                }
                 return entry;
             }
             if slot as u32 == board {
@@ -212,8 +222,13 @@ mod tests {
     #[test]
     fn lanes_widen_to_take_later_moves() {
         let mut table = Table::<u64>::new(&mut Vec::new());
-        let (a, b) = (table.entry(0o123), table.entry(0o456) as usize);
-        assert_eq!(table.entry(0o123), a, "a board has one entry");
+        table.reserve(2);
+        let mut entry = |board| {
+            let home = table.prefetch(board);
+            table.entry(board, home)
+        };
+        let (a, b) = (entry(0o123), entry(0o456) as usize);
+        assert_eq!(entry(0o123), a, "a board has one entry");
         let a = a as usize;
         let add = |d: &mut u64, n: u64| *d += n;
         table.add(a, 2, &[1], add);
