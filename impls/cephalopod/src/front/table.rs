@@ -158,12 +158,19 @@ impl<L: Lane> Table<L> {
     ) {
         let (lo, hi) = (first as u8, (first + parent.len()) as u8);
         let mut span = self.spans[entry];
+        if span.len() == 0 {
+            // The board's first move: its lanes are the parent's, moved.
+            let at = self.lanes.len() as u32;
+            self.lanes.extend(parent.iter().map(|&n| {
+                let mut d = L::default();
+                add(&mut d, n);
+                d
+            }));
+            self.spans[entry] = Span { at, lo, hi };
+            return;
+        }
         if span.lo > lo || span.hi < hi {
-            span = if span.len() == 0 {
-                self.place(lo, hi)
-            } else {
-                self.widen(span, lo, hi)
-            };
+            span = self.widen(span, lo, hi);
             self.spans[entry] = span;
         }
         let at = span.at as usize + usize::from(lo - span.lo);
