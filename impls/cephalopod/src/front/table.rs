@@ -90,11 +90,16 @@ impl<L: Lane> Table<L> {
         (u64::from(board).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    /// Makes room for `more` boards without the index growing past half
-    /// full, so that a slot found by [`Table::prefetch`] stays the board's
-    /// home until they are added.
+    /// Makes room for `more` boards without the index growing past a
+    /// quarter full, so that a slot found by [`Table::prefetch`] stays the
+    /// board's home until they are added.
+    ///
+    /// A sparse index finds most boards at their home slot: official tests
+    /// summed, in process, 27.9 ms up to half full, 25.9 up to a quarter,
+    /// 25.3 up to an eighth; whole processes, which fault in the larger
+    /// index, 30 ms up to a quarter and 31 up to an eighth (Zen 4).
     pub(super) fn reserve(&mut self, more: usize) {
-        while 2 * (self.boards.len() + more) > self.slots.len() {
+        while 4 * (self.boards.len() + more) > self.slots.len() {
             self.grow();
         }
     }
