@@ -30,14 +30,16 @@
 //! Two steps are taken for every child: its canonical form and the move of
 //! a parent's lane onto it. Boards are expanded in batches of 128: their
 //! children are listed first, then canonicalised 8 at a time in one AVX2
-//! vector (`Steps`), then every child's slot is prefetched before the first
-//! is looked up and every lane before the first is added to, so a batch's
-//! cache misses overlap. Each entry keeps the span of its lanes that
-//! received paths, so a board is expanded without scanning its window. On
-//! official test 10 this cut a solve from 6.7 ms to 6.1 ms (Zen 5), though
-//! not its instruction count (86 M before, 89 M after): the time went to
-//! waiting on memory. The tables' memory is kept between solves on a thread
-//! (`spare`), so a solve does not fault in fresh pages as its tables grow.
+//! vector (`Steps`), then looked up and added to one by one. Each entry
+//! keeps only the lanes that received paths (see `table`). The tables'
+//! memory is kept between solves on a thread (`spare`), so a solve does not
+//! fault in fresh pages as its tables grow.
+//!
+//! Prefetching does not pay here. Passes over a batch that prefetched every
+//! child's slot, then every lane, before the lookups and adds, made the
+//! official tests take 26.0 ms in all; a single pass takes 22.1 ms (Zen 4):
+//! the tables mostly sit in cache, and finding where a board's lanes are,
+//! to prefetch them, cost a load of its own.
 
 #[cfg(target_arch = "x86_64")]
 use crate::avx2;
@@ -276,11 +278,9 @@ pub(crate) trait Merge {
     fn finish(&self, total: u64) -> u32;
 }
 
-/// Boards expanded together. Their children are canonicalised in vectors,
-/// then every child's slot is prefetched before the first is looked up, and
-/// every lane before the first is added to: a batch's cache misses overlap.
-/// Official tests, summed: 28.8 ms with batches of 32, 28.3-28.6 with 64,
-/// 28.0 with 128 (Zen 4).
+/// Boards expanded together, so that their children are canonicalised in
+/// vectors. Official tests, summed: 22.7 ms with batches of 32, 22.5 with
+/// 64, 22.1 with 128 (Zen 4).
 const BATCH: usize = 128;
 /// Room for a batch's children (at most 16 a board), padded to whole vectors.
 const ROOM: usize = BATCH * 16 + 8;
@@ -294,9 +294,6 @@ struct Kid {
     parent: u8,
     /// The child's lane that receives the parent's first feeding lane.
     lane: u8,
-    /// Its slot in the target's index once prefetched, then its entry in
-    /// the target's table.
-    entry: u32,
 }
 
 /// The children of one batch of boards.
@@ -397,8 +394,7 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
     tables[g] = Table::new(&mut pool);
     let first = &mut tables[g];
     first.reserve(1);
-    let home = first.prefetch(key);
-    let entry = first.entry(key, home) as usize;
+    let entry = first.entry(key);
     first.add(entry, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
 
     let mut batch = Batch::new();
@@ -536,7 +532,6 @@ fn expand<M: Merge, S: Steps>(
                         to: to as u8,
                         parent,
                         lane: shift[to] + lo as u8,
-                        entry: 0,
                     };
                     n += 1;
                 }
@@ -558,19 +553,12 @@ fn expand<M: Merge, S: Steps>(
         }
         steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
         let keys = &batch.keys[..n];
-        let kids = &mut batch.kids[..n];
-        for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
-            kid.entry = targets.tables[usize::from(kid.to & 3)].prefetch(key >> 3);
-        }
-        for (&key, kid) in keys.iter().zip(kids.iter_mut()) {
-            let t = &mut targets.tables[usize::from(kid.to & 3)];
-            kid.entry = t.entry(key >> 3, kid.entry);
-            t.prefetch_lane(kid.entry as usize, usize::from(kid.lane));
-        }
+        let kids = &batch.kids[..n];
         for (&key, kid) in keys.iter().zip(kids.iter()) {
             let t = &mut targets.tables[usize::from(kid.to & 3)];
+            let entry = t.entry(key >> 3);
             let parent = parents[usize::from(kid.parent & (BATCH as u8 - 1))];
-            t.add(kid.entry as usize, usize::from(kid.lane), parent, |d, n| {
+            t.add(entry, usize::from(kid.lane), parent, |d, n| {
                 steps.add_moved(d, n, key & 7)
             });
         }

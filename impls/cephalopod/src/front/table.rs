@@ -10,7 +10,6 @@
 //! end, leaving the old ones unused.
 
 use super::Lane;
-use crate::table::prefetch;
 
 /// Where one board's lanes are.
 #[derive(Clone, Copy)]
@@ -91,39 +90,28 @@ impl<L: Lane> Table<L> {
     }
 
     /// Makes room for `more` boards without the index growing past a
-    /// quarter full, so that a slot found by [`Table::prefetch`] stays the
-    /// board's home until they are added.
+    /// quarter full: boards are added without a check each.
     ///
-    /// A sparse index finds most boards at their home slot: official tests
-    /// summed, in process, 27.9 ms up to half full, 25.9 up to a quarter,
-    /// 25.3 up to an eighth; whole processes, which fault in the larger
-    /// index, 30 ms up to a quarter and 31 up to an eighth (Zen 4).
+    /// A sparse index finds most boards at their home slot. Official tests
+    /// summed, in process: 24.1 ms up to half full, 22.3 up to a quarter,
+    /// 21.9 up to an eighth (Zen 4).
     pub(super) fn reserve(&mut self, more: usize) {
         while 4 * (self.boards.len() + more) > self.slots.len() {
             self.grow();
         }
     }
 
-    /// Starts loading the slot `board` hashes to, and returns it.
+    /// The entry of `board`, added with no lanes if new; the index must
+    /// have room ([`Table::reserve`]).
     #[inline(always)]
-    pub(super) fn prefetch(&self, board: u32) -> u32 {
-        let home = self.home(board);
-        prefetch(&self.slots[home]);
-        home as u32
-    }
-
-    /// The entry of `board`, whose slot [`Table::prefetch`] returned as
-    /// `home` since the last [`Table::reserve`] that made room for it;
-    /// added with no lanes if new.
-    #[inline(always)]
-    pub(super) fn entry(&mut self, board: u32, home: u32) -> u32 {
+    pub(super) fn entry(&mut self, board: u32) -> usize {
         let mask = self.slots.len() - 1;
-        let mut i = home as usize;
+        let mut i = self.home(board);
         loop {
             let slot = self.slots[i];
             if slot == 0 {
-                let entry = self.boards.len() as u32;
-                self.slots[i] = u64::from(entry + 1) << 32 | u64::from(board);
+                let entry = self.boards.len();
+                self.slots[i] = (entry as u64 + 1) << 32 | u64::from(board);
                 self.boards.push(board);
                 self.spans.push(Span {
                     at: 0,
@@ -133,21 +121,9 @@ impl<L: Lane> Table<L> {
                 return entry;
             }
             if slot as u32 == board {
-                return (slot >> 32) as u32 - 1;
+                return (slot >> 32) as usize - 1;
             }
             i = (i + 1) & mask;
-        }
-    }
-
-    /// Starts loading `entry`'s lane `lane`, if it has one yet.
-    #[inline(always)]
-    pub(super) fn prefetch_lane(&self, entry: usize, lane: usize) {
-        let span = self.spans[entry];
-        if let Some(lane) = lane
-            .checked_sub(span.lo.into())
-            .and_then(|i| self.lanes.get(span.at as usize + i))
-        {
-            prefetch(lane);
         }
     }
 
@@ -235,13 +211,8 @@ mod tests {
     fn lanes_widen_to_take_later_moves() {
         let mut table = Table::<u64>::new(&mut Vec::new());
         table.reserve(2);
-        let mut entry = |board| {
-            let home = table.prefetch(board);
-            table.entry(board, home)
-        };
-        let (a, b) = (entry(0o123), entry(0o456) as usize);
-        assert_eq!(entry(0o123), a, "a board has one entry");
-        let a = a as usize;
+        let (a, b) = (table.entry(0o123), table.entry(0o456));
+        assert_eq!(table.entry(0o123), a, "a board has one entry");
         let add = |d: &mut u64, n: u64| *d += n;
         table.add(a, 2, &[1], add);
         table.add(b, 0, &[7, 8], add);
