@@ -93,8 +93,9 @@ impl<L: Lane> Table<L> {
     /// quarter full: boards are added without a check each.
     ///
     /// A sparse index finds most boards at their home slot. Official tests
-    /// summed, in process: 24.1 ms up to half full, 22.3 up to a quarter,
-    /// 21.9 up to an eighth (Zen 4).
+    /// summed, in process: 23.9 ms up to half full, 22.2 up to a quarter,
+    /// 21.7 up to an eighth, which a whole process loses again faulting in
+    /// the larger index (Zen 4).
     pub(super) fn reserve(&mut self, more: usize) {
         while 4 * (self.boards.len() + more) > self.slots.len() {
             self.grow();
@@ -160,27 +161,21 @@ impl<L: Lane> Table<L> {
         }
     }
 
-    /// Zeroed lanes `lo..hi` at the arena's end.
-    #[inline(always)]
-    fn place(&mut self, lo: u8, hi: u8) -> Span {
+    /// `span`'s lanes copied to the arena's end, widened to take lanes
+    /// `lo..hi` too.
+    #[cold]
+    fn widen(&mut self, span: Span, lo: u8, hi: u8) -> Span {
+        let (lo, hi) = (lo.min(span.lo), hi.max(span.hi));
         let at = self.lanes.len();
         self.lanes.resize(at + usize::from(hi - lo), L::default());
+        let old = span.at as usize;
+        let to = at + usize::from(span.lo - lo);
+        self.lanes.copy_within(old..old + span.len(), to);
         Span {
             at: at as u32,
             lo,
             hi,
         }
-    }
-
-    /// `span`'s lanes copied to the arena's end, widened to take lanes
-    /// `lo..hi` too.
-    #[cold]
-    fn widen(&mut self, span: Span, lo: u8, hi: u8) -> Span {
-        let wide = self.place(lo.min(span.lo), hi.max(span.hi));
-        let old = span.at as usize;
-        let to = wide.at as usize + usize::from(span.lo - wide.lo);
-        self.lanes.copy_within(old..old + span.len(), to);
-        wide
     }
 
     /// Doubles the index; the entries stay where they are.
