@@ -290,26 +290,26 @@ const ROOM: usize = BATCH * 16 + 8;
 /// A child found in a batch, until its parent's lanes are added to it.
 #[derive(Clone, Copy, Default)]
 struct Kid {
-    /// Which of the group's targets (see `Targets`) it goes to.
-    to: u8,
     /// The parent's index in the batch.
     parent: u8,
     /// The child's lane that receives the parent's first feeding lane.
     lane: u8,
 }
 
-/// The children of one batch of boards.
+/// The children of one batch of boards, by target (see `Targets`): each
+/// target's children are then added in one loop, which keeps its table's
+/// fields in registers.
 struct Batch {
     /// The children, then their canonical keys (`image << 3 | symmetry`).
-    keys: Vec<u32>,
-    kids: Vec<Kid>,
+    keys: [Vec<u32>; 4],
+    kids: [Vec<Kid>; 4],
 }
 
 impl Batch {
     fn new() -> Batch {
         Batch {
-            keys: vec![0; ROOM],
-            kids: vec![Kid::default(); ROOM],
+            keys: std::array::from_fn(|_| vec![0; ROOM]),
+            kids: std::array::from_fn(|_| vec![Kid::default(); ROOM]),
         }
     }
 }
@@ -495,7 +495,6 @@ fn expand<M: Merge, S: Steps>(
     let mut more = true;
     while more {
         more = false;
-        let mut n = 0;
         // Per target, the children the batch sends it.
         let mut sent = [0usize; 4];
         // Per parent in the batch, its lanes that feed children.
@@ -528,14 +527,13 @@ fn expand<M: Merge, S: Steps>(
                 }
                 let to = Targets::<M::Lane>::of(captured);
                 if reaches >> to & 1 != 0 {
-                    sent[to] += 1;
-                    batch.keys[n] = child;
-                    batch.kids[n] = Kid {
-                        to: to as u8,
+                    let i = sent[to];
+                    batch.keys[to][i] = child;
+                    batch.kids[to][i] = Kid {
                         parent,
                         lane: shift[to] + lo as u8,
                     };
-                    n += 1;
+                    sent[to] = i + 1;
                 }
             });
             if count == BATCH {
@@ -543,26 +541,23 @@ fn expand<M: Merge, S: Steps>(
                 break;
             }
         }
-        if n == 0 {
-            continue;
-        }
-        grew = true;
-        for (to, &sent) in sent.iter().enumerate() {
-            if sent != 0 {
-                targets.open(to, pool);
-                targets.tables[to].reserve(sent);
+        for (to, &n) in sent.iter().enumerate() {
+            if n == 0 {
+                continue;
             }
-        }
-        steps.canon_all(&mut batch.keys[..n.next_multiple_of(8)]);
-        let keys = &batch.keys[..n];
-        let kids = &batch.kids[..n];
-        for (&key, kid) in keys.iter().zip(kids.iter()) {
-            let t = &mut targets.tables[usize::from(kid.to & 3)];
-            let entry = t.entry(key >> 3);
-            let parent = parents[usize::from(kid.parent)];
-            t.add(entry, usize::from(kid.lane), parent, |d, n| {
-                steps.add_moved(d, n, key & 7)
-            });
+            grew = true;
+            targets.open(to, pool);
+            let t = &mut targets.tables[to];
+            t.reserve(n);
+            let keys = &mut batch.keys[to];
+            steps.canon_all(&mut keys[..n.next_multiple_of(8)]);
+            for (&key, kid) in keys[..n].iter().zip(&batch.kids[to][..n]) {
+                let entry = t.entry(key >> 3);
+                let parent = parents[usize::from(kid.parent)];
+                t.add(entry, usize::from(kid.lane), parent, |d, n| {
+                    steps.add_moved(d, n, key & 7)
+                });
+            }
         }
     }
     (total, grew)
