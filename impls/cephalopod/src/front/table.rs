@@ -27,16 +27,24 @@ impl Span {
     }
 }
 
+/// A board and where its lanes are.
+#[derive(Clone, Copy)]
+struct Entry {
+    board: u32,
+    span: Span,
+}
+
 /// The boards of one group and their lanes, in insertion order.
 pub(super) struct Table<L> {
     /// 0 for a free slot, else the entry's index plus one; a probe compares
-    /// `boards[entry]`. Slots that also held the board took twice the
+    /// the entry's board. Slots that also held the board took twice the
     /// memory for no gain in process, and a whole process of the official
     /// tests faulted in 0.7 MB more (27.5 vs 26.6 ms, Zen 4).
     slots: Vec<u32>,
-    boards: Vec<u32>,
-    spans: Vec<Span>,
-    /// Every board's lanes, `spans` saying whose are where.
+    /// Each board with its span, side by side: a lookup that finds the
+    /// board has its span in the same cache line.
+    entries: Vec<Entry>,
+    /// Every board's lanes, the entries' spans saying whose are where.
     lanes: Vec<L>,
     shift: u32,
 }
@@ -45,8 +53,7 @@ impl<L> Default for Table<L> {
     fn default() -> Self {
         Table {
             slots: Vec::new(),
-            boards: Vec::new(),
-            spans: Vec::new(),
+            entries: Vec::new(),
             lanes: Vec::new(),
             shift: 0,
         }
@@ -61,8 +68,7 @@ impl<L: Lane> Table<L> {
         let mut t = pool.pop().unwrap_or_default();
         t.slots.clear();
         t.slots.resize(SLOTS, 0);
-        t.boards.clear();
-        t.spans.clear();
+        t.entries.clear();
         t.lanes.clear();
         t.shift = 64 - SLOTS.trailing_zeros();
         t
@@ -74,13 +80,13 @@ impl<L: Lane> Table<L> {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.boards.len()
+        self.entries.len()
     }
 
     /// Every board with the span of its lanes that received paths (as lane
     /// indices `lo..hi`) and those lanes.
     pub(super) fn entries(&self) -> impl Iterator<Item = (u32, (usize, usize), &[L])> {
-        self.boards.iter().zip(&self.spans).map(|(&board, &span)| {
+        self.entries.iter().map(|&Entry { board, span }| {
             let at = span.at as usize;
             let lanes = &self.lanes[at..at + span.len()];
             (board, (usize::from(span.lo), usize::from(span.hi)), lanes)
@@ -100,7 +106,7 @@ impl<L: Lane> Table<L> {
     /// 21.7 up to an eighth, which a whole process loses again faulting in
     /// the larger index (Zen 4).
     pub(super) fn reserve(&mut self, more: usize) {
-        while 4 * (self.boards.len() + more) > self.slots.len() {
+        while 4 * (self.entries.len() + more) > self.slots.len() {
             self.grow();
         }
     }
@@ -114,18 +120,18 @@ impl<L: Lane> Table<L> {
         loop {
             let slot = self.slots[i];
             if slot == 0 {
-                let entry = self.boards.len();
+                let entry = self.entries.len();
                 self.slots[i] = entry as u32 + 1;
-                self.boards.push(board);
-                self.spans.push(Span {
+                let span = Span {
                     at: 0,
                     lo: 0,
                     hi: 0,
-                });
+                };
+                self.entries.push(Entry { board, span });
                 return entry;
             }
             let entry = slot as usize - 1;
-            if self.boards[entry] == board {
+            if self.entries[entry].board == board {
                 return entry;
             }
             i = (i + 1) & mask;
@@ -143,7 +149,7 @@ impl<L: Lane> Table<L> {
         mut add: impl FnMut(&mut L, L),
     ) {
         let (lo, hi) = (first as u8, (first + parent.len()) as u8);
-        let mut span = self.spans[entry];
+        let mut span = self.entries[entry].span;
         if span.len() == 0 {
             // The board's first move: its lanes are the parent's, moved.
             let at = self.lanes.len() as u32;
@@ -152,12 +158,12 @@ impl<L: Lane> Table<L> {
                 add(&mut d, n);
                 d
             }));
-            self.spans[entry] = Span { at, lo, hi };
+            self.entries[entry].span = Span { at, lo, hi };
             return;
         }
         if span.lo > lo || span.hi < hi {
             span = self.widen(span, lo, hi);
-            self.spans[entry] = span;
+            self.entries[entry].span = span;
         }
         let at = span.at as usize + usize::from(lo - span.lo);
         for (d, &n) in self.lanes[at..at + parent.len()].iter_mut().zip(parent) {
@@ -189,7 +195,7 @@ impl<L: Lane> Table<L> {
         self.slots.resize(slots, 0);
         self.shift = 64 - slots.trailing_zeros();
         let mask = slots - 1;
-        for (index, &board) in self.boards.iter().enumerate() {
+        for (index, &Entry { board, .. }) in self.entries.iter().enumerate() {
             let mut i = self.home(board);
             while self.slots[i] != 0 {
                 i = (i + 1) & mask;
