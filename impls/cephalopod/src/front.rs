@@ -29,8 +29,9 @@
 //!
 //! Two steps are taken for every child: its canonical form and the move of
 //! a parent's lane onto it. Boards are expanded in batches of 256: their
-//! children are listed first, then canonicalised 8 at a time in one AVX2
-//! vector (`Steps`), then looked up and added to one by one. Each entry
+//! children are listed first, by the table they go to, then each table's
+//! are canonicalised 8 at a time in one AVX2 vector (`Steps`) and looked up
+//! and added to one by one. Each entry
 //! keeps only the lanes that received paths (see `table`). The tables'
 //! memory is kept between solves on a thread (`spare`), so a solve does not
 //! fault in fresh pages as its tables grow.
