@@ -43,13 +43,14 @@
 //! of its own. Later, prefetching only the slot of the child 8 ahead in the
 //! loop changed nothing (19.4-19.6 ms against 19.4-19.5, Zen 4).
 
-#[cfg(target_arch = "x86_64")]
-use crate::avx2;
+use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;
 use crate::packed::{HIGH, MAX_GAME, hash, is_full, pack, zero_fields};
 use crate::stabiliser::{Full, stabiliser};
 use crate::symmetry::canonical;
 use crate::{ANSWER_MASK, Board, Solver, swarmoves};
+#[cfg(target_arch = "x86_64")]
+use crate::{avx2, vecmoves};
 
 mod table;
 
@@ -100,7 +101,7 @@ fn fastest<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
 
 /// [`sweep`] compiled for AVX2 throughout.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn sweep_avx2<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Avx2) -> u32 {
     sweep(root, depth, merge, steps)
 }
@@ -112,6 +113,9 @@ trait Steps {
     /// canonical key: the representative shifted left by 3 above the
     /// symmetry that turns the board into it ([`canonical`]).
     fn canon_all(&self, boards: &mut [u32]);
+    /// Lists the children of `boards` (a multiple of 8 long), each with its
+    /// parent's index in `boards`.
+    fn children(&self, boards: &[u32], lists: &mut Lists);
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32);
 }
 
@@ -124,6 +128,14 @@ impl Steps for Portable {
         for b in boards {
             let (key, sym) = canonical(*b);
             *b = key << 3 | sym;
+        }
+    }
+    #[inline(always)]
+    fn children(&self, boards: &[u32], lists: &mut Lists) {
+        for (parent, &board) in boards.iter().enumerate() {
+            swarmoves::for_each_move(board, |child, captured| {
+                lists.push(Lists::of(captured), child, parent as u32);
+            });
         }
     }
     #[inline(always)]
@@ -140,7 +152,7 @@ struct Avx2(());
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
     fn new() -> Option<Avx2> {
-        is_x86_feature_detected!("avx2").then_some(Avx2(()))
+        (is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")).then_some(Avx2(()))
     }
 }
 
@@ -151,6 +163,14 @@ impl Steps for Avx2 {
         for chunk in boards.chunks_exact_mut(8) {
             // SAFETY: an `Avx2` exists only on a CPU with AVX2 (`new`).
             unsafe { avx2::canonical_keys(chunk.try_into().expect("8 boards")) };
+        }
+    }
+    #[inline(always)]
+    fn children(&self, boards: &[u32], lists: &mut Lists) {
+        for (i, chunk) in boards.chunks_exact(8).enumerate() {
+            let first = 8 * i as u32;
+            // SAFETY: as in `canon_all`.
+            unsafe { vecmoves::moves(chunk.try_into().expect("8 boards"), first, lists) };
         }
     }
     #[inline(always)]
@@ -269,7 +289,7 @@ pub(crate) trait Lane: Copy + Default + Send + 'static {
 pub(crate) trait Merge {
     type Lane: Lane;
     /// A lane's paths, prepared once to score each board they end on.
-    type Score;
+    type Score: Copy;
     /// One path at the start, whose representative is `apply(start, sym)`.
     fn root(&self, sym: u32) -> Self::Lane;
     fn score(&self, lane: Self::Lane) -> Self::Score;
@@ -280,38 +300,31 @@ pub(crate) trait Merge {
     fn finish(&self, total: u64) -> u32;
 }
 
-/// Boards expanded together, so that their children are canonicalised in
-/// vectors. Official tests, summed in process: 22.7 ms with batches of 32,
-/// 22.5 with 64, 22.1 with 128, 21.8 with 256, which a child's `u8` parent
-/// index covers without a check (Zen 4; whole processes alike).
+/// Boards expanded together, so that their children are generated and
+/// canonicalised in vectors. Official tests, summed in process: 22.7 ms with
+/// batches of 32, 22.5 with 64, 22.1 with 128, 21.8 with 256 (Zen 4; whole
+/// processes alike).
 const BATCH: usize = 256;
-const _: () = assert!(BATCH <= 1 << u8::BITS, "a kid names its parent in a u8");
-/// Room for a batch's children (at most 16 a board), padded to whole vectors.
-const ROOM: usize = BATCH * 16 + 8;
+/// Room for a batch's children in one list (at most 16 a board), and the
+/// slack vector stores need.
+const ROOM: usize = BATCH * 16 + SLACK;
+/// Pads a batch to whole vectors of boards: a full board has no moves.
+const NO_MOVES: u32 = 0o111_111_111;
 
-/// A child found in a batch, until its parent's lanes are added to it.
-#[derive(Clone, Copy, Default)]
-struct Kid {
-    /// The parent's index in the batch.
-    parent: u8,
-    /// The child's lane that receives the parent's first feeding lane.
-    lane: u8,
-}
-
-/// The children of one batch of boards, by target (see `Targets`): each
-/// target's children are then added in one loop, which keeps its table's
-/// fields in registers.
+/// The boards of one batch and their children, listed by target (see
+/// `Targets`): each target's children are then added in one loop, which
+/// keeps its table's fields in registers.
 struct Batch {
+    boards: [u32; BATCH],
     /// The children, then their canonical keys (`image << 3 | symmetry`).
-    keys: [Vec<u32>; 4],
-    kids: [Vec<Kid>; 4],
+    lists: Lists,
 }
 
 impl Batch {
     fn new() -> Batch {
         Batch {
-            keys: std::array::from_fn(|_| vec![0; ROOM]),
-            kids: std::array::from_fn(|_| vec![Kid::default(); ROOM]),
+            boards: [0; BATCH],
+            lists: Lists::new(ROOM),
         }
     }
 }
@@ -362,12 +375,6 @@ impl<L: Lane> Targets<L> {
         if !self.tables[to].is_open() {
             self.tables[to] = Table::new(pool);
         }
-    }
-
-    /// The target of a move that captured `captured` dice (0, 2, 3 or 4).
-    #[inline(always)]
-    fn of(captured: usize) -> usize {
-        captured.saturating_sub(1) & 3
     }
 
     /// Puts the tables back in the sweep's list.
@@ -484,82 +491,109 @@ fn expand<M: Merge, S: Steps>(
     let mut total = 0u64;
     let mut grew = false;
     // Per target: whether the search meets it, and the lane there that
-    // lane 0 here moves to.
-    let mut reached = 0u32;
+    // lane 0 here moves to. A placement that fills the board ends its
+    // paths there.
+    let mut reached = [false; 4];
     let mut shift = [0u8; 4];
     for (to, target) in targets.groups.iter().enumerate() {
         if let Some((_, s)) = *target {
-            reached |= 1 << to;
+            reached[to] = !(to == 0 && group.fills);
             shift[to] = s as u8;
         }
     }
+    // Per parent in the batch: its lanes that feed children, the index of
+    // the first, and the scores of the paths its children end.
+    let mut feeding: [&[M::Lane]; BATCH] = [&[]; BATCH];
+    let mut first = [0u8; BATCH];
+    let mut ends: Vec<Option<M::Score>> =
+        vec![None; if group.ending.is_some() { BATCH } else { 0 }];
+    let mut filled: Vec<Option<M::Score>> = vec![None; if group.fills { BATCH } else { 0 }];
     let mut entries = table.entries();
-    let mut more = true;
-    while more {
-        more = false;
-        // Per target, the children the batch sends it.
-        let mut sent = [0usize; 4];
-        // Per parent in the batch, its lanes that feed children.
-        let mut parents: [&[M::Lane]; BATCH] = [&[]; BATCH];
+    loop {
         let mut count = 0;
+        let mut ending = false;
+        let mut all_feed = true;
         for (board, (lo, hi), lanes) in entries.by_ref() {
             let feeds = hi.min(group.feeding).saturating_sub(lo);
-            let ends = group
+            let end = group
                 .ending
                 .filter(|e| (lo..hi).contains(e))
                 .map(|e| merge.score(lanes[e - lo]));
-            if feeds == 0 && ends.is_none() {
+            if feeds == 0 && end.is_none() {
                 continue;
             }
-            let parent = count as u8;
-            parents[count] = &lanes[..feeds];
-            count += 1;
+            batch.boards[count] = board;
+            feeding[count] = &lanes[..feeds];
+            first[count] = lo as u8;
+            all_feed &= feeds != 0;
+            if group.ending.is_some() {
+                ending |= end.is_some();
+                ends[count] = end;
+            }
             // Every path through a board that a move fills ends there.
-            let filled = group
-                .fills
-                .then(|| merge.score(lanes.iter().fold(M::Lane::default(), |a, &n| a.add(n))));
-            let reaches = if feeds == 0 { 0 } else { reached };
-            swarmoves::for_each_move(board, |child, captured| {
-                if let (0, Some(score)) = (captured, &filled) {
-                    total = total.wrapping_add(merge.scored(score, child));
-                    return;
-                }
-                if let Some(ends) = &ends {
-                    total = total.wrapping_add(merge.scored(ends, child));
-                }
-                let to = Targets::<M::Lane>::of(captured);
-                if reaches >> to & 1 != 0 {
-                    let i = sent[to];
-                    batch.keys[to][i] = child;
-                    batch.kids[to][i] = Kid {
-                        parent,
-                        lane: shift[to] + lo as u8,
-                    };
-                    sent[to] = i + 1;
-                }
-            });
+            if group.fills {
+                let paths = lanes.iter().fold(M::Lane::default(), |a, &n| a.add(n));
+                filled[count] = Some(merge.score(paths));
+            }
+            count += 1;
             if count == BATCH {
-                more = true;
                 break;
             }
         }
-        for (to, &n) in sent.iter().enumerate() {
-            if n == 0 {
+        if count == 0 {
+            break;
+        }
+        let padded = count.next_multiple_of(8);
+        batch.boards[count..padded].fill(NO_MOVES);
+        let lists = &mut batch.lists;
+        lists.len = [0; 4];
+        steps.children(&batch.boards[..padded], lists);
+        let kids = |to: usize| {
+            let n = lists.len[to];
+            lists.boards[to][..n]
+                .iter()
+                .zip(&lists.parents[to][..n])
+                .map(|(&child, &parent)| (child, parent as usize))
+        };
+        if group.fills {
+            for (child, parent) in kids(0) {
+                let score = filled[parent].as_ref().expect("every parent scored");
+                total = total.wrapping_add(merge.scored(score, child));
+            }
+        }
+        if ending {
+            for to in usize::from(group.fills)..4 {
+                for (child, parent) in kids(to) {
+                    if let Some(score) = &ends[parent] {
+                        total = total.wrapping_add(merge.scored(score, child));
+                    }
+                }
+            }
+        }
+        for to in 0..4 {
+            let n = lists.len[to];
+            if n == 0 || !reached[to] {
                 continue;
             }
-            grew = true;
             targets.open(to, pool);
             let t = &mut targets.tables[to];
             t.reserve(n);
-            let keys = &mut batch.keys[to];
+            let keys = &mut lists.boards[to];
             steps.canon_all(&mut keys[..n.next_multiple_of(8)]);
-            for (&key, kid) in keys[..n].iter().zip(&batch.kids[to][..n]) {
+            for (&key, &parent) in keys[..n].iter().zip(&lists.parents[to][..n]) {
+                let parent = parent as usize;
+                let lanes = feeding[parent];
+                if !all_feed && lanes.is_empty() {
+                    continue;
+                }
+                grew = true;
                 let entry = t.entry(key >> 3);
-                let parent = parents[usize::from(kid.parent)];
-                t.add(entry, usize::from(kid.lane), parent, |d, n| {
-                    steps.add_moved(d, n, key & 7)
-                });
+                let lane = usize::from(shift[to] + first[parent]);
+                t.add(entry, lane, lanes, |d, n| steps.add_moved(d, n, key & 7));
             }
+        }
+        if count < BATCH {
+            break;
         }
     }
     (total, grew)

@@ -21,6 +21,7 @@ pub mod inputs;
 mod avx2;
 mod cellsums;
 mod dfs;
+mod lists;
 mod moves;
 mod orient;
 mod packed;
@@ -28,6 +29,8 @@ mod stabiliser;
 mod swarmoves;
 mod symmetry;
 mod table;
+#[cfg(target_arch = "x86_64")]
+mod vecmoves;
 
 pub mod bfs;
 pub mod front;

@@ -10,15 +10,15 @@
 use crate::packed::{HIGH, LOW, RING_BITS, add_saturate, seven_fields, zero_fields};
 
 /// High bits of the 8 ring fields.
-const RING_HIGH: u32 = HIGH & RING_BITS;
+pub(crate) const RING_HIGH: u32 = HIGH & RING_BITS;
 /// High bits of the edge fields (odd ring positions).
-const EDGE_HIGH: u32 = 0o4040_4040;
+pub(crate) const EDGE_HIGH: u32 = 0o4040_4040;
 /// The 4 edge fields.
-const EDGE_FIELDS: u32 = 0o7070_7070;
+pub(crate) const EDGE_FIELDS: u32 = 0o7070_7070;
 /// The lowest bit of each ring field.
-const RING_LOW: u32 = LOW & RING_BITS;
+pub(crate) const RING_LOW: u32 = LOW & RING_BITS;
 /// High bit of the centre field.
-const CENTRE_HIGH: u32 = 1 << 26;
+pub(crate) const CENTRE_HIGH: u32 = 1 << 26;
 
 /// Rotates the ring (a value with no centre bits) by `n` fields, so the die at
 /// position `k` moves to `k + n`.
@@ -28,21 +28,21 @@ const fn rot(ring: u32, n: u32) -> u32 {
 }
 
 /// Per high-bit index `t = 3k + 2`: the field mask of position `k`.
-const FIELD: [u32; 27] = tables(0);
+pub(crate) const FIELD: [u32; 27] = tables(0);
 /// Per `t`: both ring neighbours of `k`.
-const CLEAR_LR: [u32; 27] = tables(1);
+pub(crate) const CLEAR_LR: [u32; 27] = tables(1);
 /// Per `t`: the left ring neighbour and the centre.
-const CLEAR_LC: [u32; 27] = tables(2);
+pub(crate) const CLEAR_LC: [u32; 27] = tables(2);
 /// Per `t`: the right ring neighbour and the centre.
-const CLEAR_RC: [u32; 27] = tables(3);
+pub(crate) const CLEAR_RC: [u32; 27] = tables(3);
 /// Per `t`: both ring neighbours and the centre.
-const CLEAR_LRC: [u32; 27] = tables(4);
+pub(crate) const CLEAR_LRC: [u32; 27] = tables(4);
 /// Per `t` (an edge): itself and the edge two steps clockwise.
-const CLEAR_ADJ: [u32; 27] = tables(5);
+pub(crate) const CLEAR_ADJ: [u32; 27] = tables(5);
 /// Per `t` (an edge): itself and the opposite edge.
-const CLEAR_OPP: [u32; 27] = tables(6);
+pub(crate) const CLEAR_OPP: [u32; 27] = tables(6);
 /// Per `t` (an edge): itself and the next two edges clockwise.
-const CLEAR_TRI: [u32; 27] = tables(7);
+pub(crate) const CLEAR_TRI: [u32; 27] = tables(7);
 
 /// The field mask of ring position `p mod 8`.
 const fn f(p: usize) -> u32 {
