@@ -48,53 +48,6 @@ pub(crate) unsafe fn canonical(x: u32) -> (u32, u32) {
     (best >> 3, best & 7)
 }
 
-/// [`crate::symmetry::canonical`] of 8 boards at once, each replaced by its
-/// key `representative << 3 | symmetry`: the 8 images are built and compared
-/// one symmetry at a time, each across all 8 boards.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn canonical_keys(boards: &mut [u32; 8]) {
-    use crate::symmetry::vector::{FIELD_MOVES, STAYS};
-    // SAFETY: `boards` covers the 32 bytes loaded and stored.
-    let x = unsafe { _mm256_loadu_si256(boards.as_ptr().cast()) };
-    let ring_bits = _mm256_set1_epi32(RING_BITS as i32);
-    let ring = _mm256_and_si256(x, ring_bits);
-    let centre = _mm256_slli_epi32::<3>(_mm256_andnot_si256(ring_bits, x));
-    let mut mirrored = _mm256_and_si256(ring, _mm256_set1_epi32(STAYS as i32));
-    for (mask, up) in FIELD_MOVES {
-        let field = _mm256_and_si256(ring, _mm256_set1_epi32(mask as i32));
-        let count = _mm_cvtsi32_si128(up.unsigned_abs() as i32);
-        let moved = if up > 0 {
-            _mm256_sll_epi32(field, count)
-        } else {
-            _mm256_srl_epi32(field, count)
-        };
-        mirrored = _mm256_or_si256(mirrored, moved);
-    }
-    let mut best = _mm256_set1_epi32(-1);
-    for (s, image) in [ring, mirrored].into_iter().enumerate() {
-        for q in 0..4 {
-            let turned = _mm256_and_si256(
-                _mm256_or_si256(
-                    _mm256_sll_epi32(image, _mm_cvtsi32_si128(6 * q)),
-                    _mm256_srl_epi32(image, _mm_cvtsi32_si128(24 - 6 * q)),
-                ),
-                ring_bits,
-            );
-            let key = _mm256_or_si256(
-                _mm256_slli_epi32::<3>(turned),
-                _mm256_or_si256(centre, _mm256_set1_epi32(4 * s as i32 + q)),
-            );
-            best = _mm256_min_epu32(best, key);
-        }
-    }
-    // SAFETY: as for the load.
-    unsafe { _mm256_storeu_si256(boards.as_mut_ptr().cast(), best) };
-}
-
 /// `acc[u] += value[from[u]]` for all 8 lanes, wrapping.
 ///
 /// # Safety
@@ -138,17 +91,6 @@ mod tests {
             unsafe { add_permuted(&mut acc, &value, &from) };
             let want: [u32; 8] = std::array::from_fn(|u| x.wrapping_add(value[from[u] as usize]));
             assert_eq!(acc, want, "{x:x}");
-            let boards: [u32; 8] = std::array::from_fn(|u| {
-                let y = x.rotate_left(5 * u as u32) ^ (u as u32 * 0x0123_4567);
-                (0..9).fold(0, |b, pos| b | ((y >> (3 * pos)) % 7) << (3 * pos))
-            });
-            let mut keys = boards;
-            // SAFETY: AVX2 was detected above.
-            unsafe { canonical_keys(&mut keys) };
-            for (b, key) in boards.into_iter().zip(keys) {
-                let (c, s) = symmetry::canonical(b);
-                assert_eq!(key, c << 3 | s, "{b:o}");
-            }
         }
     }
 }

@@ -50,7 +50,11 @@ use crate::stabiliser::{Full, stabiliser};
 use crate::symmetry::canonical;
 use crate::{ANSWER_MASK, Board, Solver, swarmoves};
 #[cfg(target_arch = "x86_64")]
-use crate::{avx2, vecmoves};
+use crate::{
+    symmetry::vector::canonical_keys,
+    vecmoves,
+    vector::{Avx2, Avx512, Lanes},
+};
 
 mod table;
 
@@ -89,12 +93,17 @@ fn swept(root: u32, depth: u32) -> u32 {
     }
 }
 
-/// [`sweep`] with the AVX2 steps where the CPU has AVX2.
+/// [`sweep`] with the widest vectors the CPU has.
 fn fastest<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = Avx2::new() {
-        // SAFETY: `Avx2::new` found AVX2 on this CPU.
-        return unsafe { sweep_avx2(root, depth, merge, &avx2) };
+        if let Some(lanes) = Avx512::new() {
+            // SAFETY: `Avx512::new` found AVX-512 F, AVX2 and POPCNT.
+            return unsafe { sweep_avx512(root, depth, merge, &Vectors { lanes, avx2 }) };
+        }
+        let steps = Vectors { lanes: avx2, avx2 };
+        // SAFETY: `Avx2::new` found AVX2 and POPCNT.
+        return unsafe { sweep_avx2(root, depth, merge, &steps) };
     }
     sweep(root, depth, merge, &Portable)
 }
@@ -102,19 +111,29 @@ fn fastest<M: Merge>(root: u32, depth: u32, merge: &M) -> u32 {
 /// [`sweep`] compiled for AVX2 throughout.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn sweep_avx2<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Avx2) -> u32 {
+fn sweep_avx2<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Vectors<Avx2>) -> u32 {
     sweep(root, depth, merge, steps)
 }
 
-/// The two steps a sweep takes for every child, which vectors shorten:
-/// canonical form, and a lane moved from a parent.
+/// [`sweep`] compiled for AVX-512 throughout.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+fn sweep_avx512<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Vectors<Avx512>) -> u32 {
+    sweep(root, depth, merge, steps)
+}
+
+/// The steps a sweep takes for every child, which vectors shorten: move
+/// generation, canonical form, and a lane moved from a parent.
 trait Steps {
-    /// Replaces each board of `boards` (a multiple of 8 long) by its
-    /// canonical key: the representative shifted left by 3 above the
-    /// symmetry that turns the board into it ([`canonical`]).
+    /// Boards come to [`Steps::canon_all`] and [`Steps::children`] in
+    /// multiples of this many.
+    const WIDTH: usize;
+    /// Replaces each board of `boards` by its canonical key: the
+    /// representative shifted left by 3 above the symmetry that turns the
+    /// board into it ([`canonical`]).
     fn canon_all(&self, boards: &mut [u32]);
-    /// Lists the children of `boards` (a multiple of 8 long), each with its
-    /// parent's index in `boards`.
+    /// Lists the children of `boards`, each with its parent's index in
+    /// `boards`.
     fn children(&self, boards: &[u32], lists: &mut Lists);
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32);
 }
@@ -123,6 +142,7 @@ trait Steps {
 struct Portable;
 
 impl Steps for Portable {
+    const WIDTH: usize = 8;
     #[inline(always)]
     fn canon_all(&self, boards: &mut [u32]) {
         for b in boards {
@@ -144,39 +164,34 @@ impl Steps for Portable {
     }
 }
 
-/// AVX2 steps: 8 boards canonicalised in one vector, a lane moved by
-/// [`Lane::add_moved_avx2`]. Exists only on a CPU with AVX2.
+/// Vector steps: a vector of boards' children generated and canonicalised
+/// at once (8 boards with AVX2, 16 with AVX-512), a lane moved by
+/// [`Lane::add_moved_avx2`].
 #[cfg(target_arch = "x86_64")]
-struct Avx2(());
-
-#[cfg(target_arch = "x86_64")]
-impl Avx2 {
-    fn new() -> Option<Avx2> {
-        (is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")).then_some(Avx2(()))
-    }
+struct Vectors<V> {
+    lanes: V,
+    /// Proof that the CPU has AVX2, for the lane moves.
+    avx2: Avx2,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Steps for Avx2 {
+impl<V: Lanes> Steps for Vectors<V> {
+    const WIDTH: usize = V::LANES;
     #[inline(always)]
     fn canon_all(&self, boards: &mut [u32]) {
-        for chunk in boards.chunks_exact_mut(8) {
-            // SAFETY: an `Avx2` exists only on a CPU with AVX2 (`new`).
-            unsafe { avx2::canonical_keys(chunk.try_into().expect("8 boards")) };
+        for chunk in boards.chunks_exact_mut(V::LANES) {
+            canonical_keys(self.lanes, chunk);
         }
     }
     #[inline(always)]
     fn children(&self, boards: &[u32], lists: &mut Lists) {
-        for (i, chunk) in boards.chunks_exact(8).enumerate() {
-            let first = 8 * i as u32;
-            // SAFETY: as in `canon_all`.
-            unsafe { vecmoves::moves(chunk.try_into().expect("8 boards"), first, lists) };
+        for (i, chunk) in boards.chunks_exact(V::LANES).enumerate() {
+            vecmoves::moves(self.lanes, chunk, (i * V::LANES) as u32, lists);
         }
     }
     #[inline(always)]
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32) {
-        // SAFETY: as in `canon_all`.
-        *dst = unsafe { dst.add_moved_avx2(parent, sym) };
+        *dst = dst.add_moved_avx2(parent, sym, self.avx2);
     }
 }
 
@@ -274,12 +289,9 @@ pub(crate) trait Lane: Copy + Default + Send + 'static {
     /// representative is `apply(child, sym)`.
     fn add_moved(self, parent: Self, sym: u32) -> Self;
     /// [`Lane::add_moved`], for code compiled with AVX2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn add_moved_avx2(self, parent: Self, sym: u32) -> Self {
+    fn add_moved_avx2(self, parent: Self, sym: u32, _: Avx2) -> Self {
         self.add_moved(parent, sym)
     }
 }
@@ -405,8 +417,7 @@ fn sweep<M: Merge, S: Steps>(root: u32, depth: u32, merge: &M, steps: &S) -> u32
     tables[g] = Table::new(&mut pool);
     let first = &mut tables[g];
     first.reserve(1);
-    let entry = first.entry(key);
-    first.add(entry, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
+    first.add(key, 0, &[merge.root(sym)], |d, n| *d = d.add(n));
 
     let mut batch = Batch::new();
     let mut total = 0u64;
@@ -543,7 +554,7 @@ fn expand<M: Merge, S: Steps>(
         if count == 0 {
             break;
         }
-        let padded = count.next_multiple_of(8);
+        let padded = count.next_multiple_of(S::WIDTH);
         batch.boards[count..padded].fill(NO_MOVES);
         let lists = &mut batch.lists;
         lists.len = [0; 4];
@@ -579,7 +590,7 @@ fn expand<M: Merge, S: Steps>(
             let t = &mut targets.tables[to];
             t.reserve(n);
             let keys = &mut lists.boards[to];
-            steps.canon_all(&mut keys[..n.next_multiple_of(8)]);
+            steps.canon_all(&mut keys[..n.next_multiple_of(S::WIDTH)]);
             for (&key, &parent) in keys[..n].iter().zip(&lists.parents[to][..n]) {
                 let parent = parent as usize;
                 let lanes = feeding[parent];
@@ -587,9 +598,8 @@ fn expand<M: Merge, S: Steps>(
                     continue;
                 }
                 grew = true;
-                let entry = t.entry(key >> 3);
                 let lane = usize::from(shift[to] + first[parent]);
-                t.add(entry, lane, lanes, |d, n| steps.add_moved(d, n, key & 7));
+                t.add(key >> 3, lane, lanes, |d, n| steps.add_moved(d, n, key & 7));
             }
         }
         if count < BATCH {

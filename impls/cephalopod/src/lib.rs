@@ -31,6 +31,8 @@ mod symmetry;
 mod table;
 #[cfg(target_arch = "x86_64")]
 mod vecmoves;
+#[cfg(target_arch = "x86_64")]
+mod vector;
 
 pub mod bfs;
 pub mod front;

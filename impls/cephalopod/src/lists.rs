@@ -11,9 +11,9 @@ pub(crate) struct Lists {
     pub(crate) len: [usize; 4],
 }
 
-/// The most children 8 boards have for one list, plus the 8 lanes a vector
-/// store writes past the last one.
-pub(crate) const SLACK: usize = 8 * 16 + 8;
+/// The most children a vector of boards (16 at most) has for one list,
+/// plus the lanes a vector store writes past the last one.
+pub(crate) const SLACK: usize = 16 * 16 + 16;
 
 impl Lists {
     /// Empty lists with room for `room` children each, of which the last

@@ -15,11 +15,11 @@
 //! move, is one weighted digit sum of `b` with 9 weights computed once per
 //! lane ([`Orient::weights`]).
 
-#[cfg(target_arch = "x86_64")]
-use crate::avx2;
 use crate::front::{Lane, Merge};
 use crate::packed::WEIGHTS;
 use crate::symmetry::{INVERSE, INVERSE_SYM, then};
+#[cfg(target_arch = "x86_64")]
+use crate::{avx2, vector::Avx2};
 
 /// Paths per orientation: `0[t]` reach `apply(board, t)` of the canonical
 /// board the lane belongs to (mod 2^32: the answer is mod 2^30).
@@ -96,8 +96,8 @@ impl Lane for Orient {
     /// lane moves a solve).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn add_moved_avx2(mut self, parent: Orient, sym: u32) -> Orient {
-        // SAFETY: the caller guarantees AVX2.
+    fn add_moved_avx2(mut self, parent: Orient, sym: u32, _: Avx2) -> Orient {
+        // SAFETY: an `Avx2` exists only on a CPU with AVX2.
         unsafe { avx2::add_permuted(&mut self.0, &parent.0, &FROM[sym as usize]) };
         self
     }

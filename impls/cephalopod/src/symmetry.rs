@@ -97,9 +97,11 @@ pub(crate) fn mirror(b: u32) -> u32 {
 }
 
 /// [`mirror`] as a list of field moves, for vector code that mirrors many
-/// boards at once.
+/// boards at once, and [`canonical`] of a vector of boards.
 pub(crate) mod vector {
     use crate::packed::field;
+    #[cfg(target_arch = "x86_64")]
+    use crate::{packed::RING_BITS, vector::Lanes};
 
     /// The ring fields that stay put.
     pub(crate) const STAYS: u32 = field(0) | field(4);
@@ -112,6 +114,40 @@ pub(crate) mod vector {
         (field(3), 6),
         (field(5), -6),
     ];
+
+    /// [`super::canonical`] of `L::LANES` boards at once, each replaced by
+    /// its key `representative << 3 | symmetry`: the 8 images are built and
+    /// compared one symmetry at a time, each across all the boards.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn canonical_keys<L: Lanes>(v: L, boards: &mut [u32]) {
+        let x = v.load(boards);
+        let ring_bits = v.splat(RING_BITS);
+        let ring = v.and(x, ring_bits);
+        let centre = v.shl(v.andnot(ring_bits, x), 3);
+        let mut mirrored = v.and(ring, v.splat(STAYS));
+        for (mask, up) in FIELD_MOVES {
+            let field = v.and(ring, v.splat(mask));
+            let moved = if up > 0 {
+                v.shl(field, up as u32)
+            } else {
+                v.shr(field, up.unsigned_abs())
+            };
+            mirrored = v.or(mirrored, moved);
+        }
+        let mut best = v.splat(u32::MAX);
+        for (s, image) in [ring, mirrored].into_iter().enumerate() {
+            for q in 0..4 {
+                let turned = v.and(
+                    v.or(v.shl(image, 6 * q), v.shr(image, 24 - 6 * q)),
+                    ring_bits,
+                );
+                let key = v.or(v.shl(turned, 3), v.or(centre, v.splat(4 * s as u32 + q)));
+                best = v.min(best, key);
+            }
+        }
+        v.store(boards, best);
+    }
 }
 
 /// Turns the board `q` quarter turns clockwise.
@@ -187,5 +223,40 @@ mod tests {
         assert_eq!(c, images[0]);
         assert_eq!(apply(p, s), c);
         assert_eq!(CELL_OF_POS[8], 4);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn vector_keys_match_canonical<L: crate::vector::Lanes>(v: L) {
+        let mut x = 0x1234_5678u32;
+        for _ in 0..10_000 {
+            let boards: Vec<u32> = (0..L::LANES as u32)
+                .map(|lane| {
+                    x = x.wrapping_mul(0x9E37_79B9).wrapping_add(12345 + lane);
+                    (0..9).fold(0, |b, pos| b | ((x >> (3 * pos)) % 7) << (3 * pos))
+                })
+                .collect();
+            let mut keys = boards.clone();
+            vector::canonical_keys(v, &mut keys);
+            for (&b, key) in boards.iter().zip(keys) {
+                let (c, s) = canonical(b);
+                assert_eq!(key, c << 3 | s, "{b:o}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_keys_match_canonical_avx2() {
+        if let Some(v) = crate::vector::Avx2::new() {
+            vector_keys_match_canonical(v);
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_keys_match_canonical_avx512() {
+        if let Some(v) = crate::vector::Avx512::new() {
+            vector_keys_match_canonical(v);
+        }
     }
 }

@@ -1,17 +1,15 @@
-//! Move generation for 8 boards at once, one per AVX2 lane, for callers
-//! that want every child of many boards listed by the dice its move
-//! captured.
+//! Move generation for a vector of boards at once, one board a lane, for
+//! callers that want every child of many boards listed by the dice its
+//! move captured.
 //!
 //! The bit masks of legal moves are `swarmoves`' SWAR steps, which work
 //! within each 32-bit lane alike. What costs `swarmoves` most is what
 //! follows: a loop over each mask's set bits, building one child at a
 //! time. Here each kind of move (a cell, and the neighbours it captures)
-//! builds the 8 lanes' children in one vector, and the lanes where that
-//! move is legal are packed to the front (a `vpermd` through a table of
-//! the 256 lane masks) and stored at the end of the kind's list. Every
-//! kind captures a fixed number of dice, so its list is known in advance.
-
-use core::arch::x86_64::*;
+//! builds all lanes' children in one vector, and the lanes where that move
+//! is legal are packed to the front and stored at the end of the kind's
+//! list. Every kind captures a fixed number of dice, so its list is known
+//! in advance.
 
 use crate::lists::{Lists, SLACK};
 use crate::packed::{HIGH, LOW2, RING_BITS};
@@ -19,69 +17,29 @@ use crate::swarmoves::{
     CENTRE_HIGH, CLEAR_ADJ, CLEAR_LC, CLEAR_LR, CLEAR_LRC, CLEAR_OPP, CLEAR_RC, CLEAR_TRI,
     EDGE_FIELDS, EDGE_HIGH, FIELD, RING_HIGH, RING_LOW,
 };
+use crate::vector::Lanes;
 
-/// `COMPRESS[m]`: the indices of the set bits of `m`, lowest first, as
-/// bytes (the rest 0).
-static COMPRESS: [[u8; 8]; 256] = {
-    let mut t = [[0; 8]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut bit, mut n) = (0, 0);
-        while bit < 8 {
-            if m >> bit & 1 != 0 {
-                t[m][n] = bit as u8;
-                n += 1;
-            }
-            bit += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
-/// Appends the children of the 8 packed boards `boards` (full boards have
-/// none) to `lists`, their parents numbered `first..first + 8`.
-///
-/// # Safety
-/// The CPU must support AVX2 and POPCNT.
-#[inline]
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn moves(boards: &[u32; 8], first: u32, lists: &mut Lists) {
-    for to in 0..4 {
-        assert!(
-            lists.len[to] + SLACK <= lists.boards[to].len().min(lists.parents[to].len()),
-            "room for 8 boards' children"
-        );
-    }
-    let mut out = Out {
-        boards: lists.boards.each_mut().map(|v| v.as_mut_ptr()),
-        parents: lists.parents.each_mut().map(|v| v.as_mut_ptr()),
-        len: lists.len,
-        ids: _mm256_add_epi32(
-            _mm256_set1_epi32(first as i32),
-            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-        ),
-    };
-    // SAFETY: `boards` covers the 32 bytes loaded.
-    let x = unsafe { _mm256_loadu_si256(boards.as_ptr().cast()) };
-    let empty = zero_fields(x);
-    let ring = and(x, splat(RING_BITS));
-    let ring_empty = and(empty, splat(RING_HIGH));
+/// Appends the children of the `L::LANES` packed boards `boards` (full
+/// boards have none) to `lists`, their parents numbered from `first` on.
+#[inline(always)]
+pub(crate) fn moves<L: Lanes>(v: L, boards: &[u32], first: u32, lists: &mut Lists) {
+    let mut out = Out::new(v, first, lists);
+    let x = v.load(boards);
+    let empty = zero_fields(v, x);
+    let ring = v.and(x, v.splat(RING_BITS));
+    let ring_empty = v.and(empty, v.splat(RING_HIGH));
     // Die of the left (k - 1) and right (k + 1) neighbour at each position k.
-    let left = rot(ring, 1);
-    let right = rot(ring, 7);
-    let has_left = _mm256_andnot_si256(zero_fields(left), splat(RING_HIGH));
-    let has_right = _mm256_andnot_si256(zero_fields(right), splat(RING_HIGH));
-    let lr = add_saturate(left, right);
-    let ok_lr = ok(and(ring_empty, and(has_left, has_right)), lr);
-    let ring_capture = |out: &mut Out, to, ok, sums, clear: &[u32; 27], t: usize| {
-        let child = _mm256_or_si256(
-            _mm256_andnot_si256(splat(clear[t]), x),
-            and(sums, splat(FIELD[t])),
-        );
-        out.emit(to, ok, t, child);
+    let left = rot(v, ring, 1);
+    let right = rot(v, ring, 7);
+    let has_left = v.andnot(zero_fields(v, left), v.splat(RING_HIGH));
+    let has_right = v.andnot(zero_fields(v, right), v.splat(RING_HIGH));
+    let lr = add_saturate(v, left, right);
+    let ok_lr = ok(v, v.and(ring_empty, v.and(has_left, has_right)), lr);
+    let ring_capture = |out: &mut Out<L>, to, ok, sums, clear: &[u32; 27], t: usize| {
+        let kept = v.andnot(v.splat(clear[t]), x);
+        out.emit(to, ok, t, v.or(kept, v.and(sums, v.splat(FIELD[t]))));
     };
-    if any(ok_lr) {
+    if v.any(ok_lr) {
         for k in 0..8 {
             ring_capture(&mut out, 1, ok_lr, lr, &CLEAR_LR, 3 * k + 2);
         }
@@ -89,56 +47,52 @@ pub(crate) unsafe fn moves(boards: &[u32; 8], first: u32, lists: &mut Lists) {
     let mut captured = ok_lr;
 
     // Lanes whose centre holds a die: edges can also capture with it.
-    let centre_free = _mm256_cmpeq_epi32(and(empty, splat(CENTRE_HIGH)), splat(CENTRE_HIGH));
-    let edge_empty = _mm256_andnot_si256(centre_free, and(ring_empty, splat(EDGE_HIGH)));
-    if any(edge_empty) {
-        let c = _mm256_mullo_epi32(_mm256_srli_epi32::<24>(x), splat(RING_LOW));
-        let lc = add_saturate(left, c);
-        let rc = add_saturate(right, c);
-        let lrc = add_saturate(lr, c);
-        let ok_lc = ok(and(edge_empty, has_left), lc);
-        let ok_rc = ok(and(edge_empty, has_right), rc);
-        let ok_lrc = ok(and(edge_empty, and(has_left, has_right)), lrc);
+    let centre_free = v.eq(v.and(empty, v.splat(CENTRE_HIGH)), v.splat(CENTRE_HIGH));
+    let edge_empty = v.andnot(centre_free, v.and(ring_empty, v.splat(EDGE_HIGH)));
+    if v.any(edge_empty) {
+        let c = v.mul(v.shr(x, 24), v.splat(RING_LOW));
+        let lc = add_saturate(v, left, c);
+        let rc = add_saturate(v, right, c);
+        let lrc = add_saturate(v, lr, c);
+        let ok_lc = ok(v, v.and(edge_empty, has_left), lc);
+        let ok_rc = ok(v, v.and(edge_empty, has_right), rc);
+        let ok_lrc = ok(v, v.and(edge_empty, v.and(has_left, has_right)), lrc);
         for t in [5, 11, 17, 23] {
             ring_capture(&mut out, 1, ok_lc, lc, &CLEAR_LC, t);
             ring_capture(&mut out, 1, ok_rc, rc, &CLEAR_RC, t);
             ring_capture(&mut out, 2, ok_lrc, lrc, &CLEAR_LRC, t);
         }
-        captured = _mm256_or_si256(
-            captured,
-            _mm256_or_si256(ok_lc, _mm256_or_si256(ok_rc, ok_lrc)),
-        );
+        captured = v.or(captured, v.or(ok_lc, v.or(ok_rc, ok_lrc)));
     }
 
     // Lanes whose centre is empty: captures there, of 2 to 4 edges. Each
     // sum is computed at an edge position and moved to the centre.
-    let edges = and(x, splat(EDGE_FIELDS));
-    let has = and(
+    let edges = v.and(x, v.splat(EDGE_FIELDS));
+    let has = v.and(
         centre_free,
-        _mm256_andnot_si256(zero_fields(edges), splat(EDGE_HIGH)),
+        v.andnot(zero_fields(v, edges), v.splat(EDGE_HIGH)),
     );
-    let has_next = rot(has, 6);
-    if any(and(has, has_next)) || any(and(has, rot(has, 4))) {
-        let next = rot(edges, 6);
-        let opposite = rot(edges, 4);
-        let has_opposite = rot(has, 4);
-        let adj = add_saturate(edges, next);
-        let opp = add_saturate(edges, opposite);
-        let tri = add_saturate(adj, opposite);
-        let quad = add_saturate(adj, rot(adj, 4));
-        let ok_adj = ok(and(has, has_next), adj);
+    let has_next = rot(v, has, 6);
+    let has_opposite = rot(v, has, 4);
+    if v.any(v.and(has, v.or(has_next, has_opposite))) {
+        let next = rot(v, edges, 6);
+        let opposite = rot(v, edges, 4);
+        let adj = add_saturate(v, edges, next);
+        let opp = add_saturate(v, edges, opposite);
+        let tri = add_saturate(v, adj, opposite);
+        let quad = add_saturate(v, adj, rot(v, adj, 4));
+        let ok_adj = ok(v, v.and(has, has_next), adj);
         // Opposite pairs and the quad would repeat at k + 4: keep k = 1 (and 3).
-        let ok_opp = and(ok(and(has, has_opposite), opp), splat(0o4040));
-        let ok_tri = ok(and(has, and(has_next, has_opposite)), tri);
-        let all4 = and(and(has, has_next), and(has_opposite, rot(has_next, 4)));
-        let ok_quad = and(ok(all4, quad), splat(0o40));
-        let centre_capture = |out: &mut Out, to, ok, sums, clear: u32, t: usize| {
-            let sum = _mm256_sll_epi32(sums, _mm_cvtsi32_si128(26 - t as i32));
-            let child = _mm256_or_si256(
-                _mm256_andnot_si256(splat(clear), x),
-                and(sum, splat(7 << 24)),
-            );
-            out.emit(to, ok, t, child);
+        let ok_opp = v.and(ok(v, v.and(has, has_opposite), opp), v.splat(0o4040));
+        let ok_tri = ok(v, v.and(has, v.and(has_next, has_opposite)), tri);
+        let all4 = v.and(
+            v.and(has, has_next),
+            v.and(has_opposite, rot(v, has_next, 4)),
+        );
+        let ok_quad = v.and(ok(v, all4, quad), v.splat(0o40));
+        let centre_capture = |out: &mut Out<L>, to, ok, sums, clear: u32, t: usize| {
+            let sum = v.and(v.shl(sums, 26 - t as u32), v.splat(7 << 24));
+            out.emit(to, ok, t, v.or(v.andnot(v.splat(clear), x), sum));
         };
         for t in [5, 11, 17, 23] {
             centre_capture(&mut out, 1, ok_adj, adj, CLEAR_ADJ[t], t);
@@ -148,126 +102,100 @@ pub(crate) unsafe fn moves(boards: &[u32; 8], first: u32, lists: &mut Lists) {
             centre_capture(&mut out, 1, ok_opp, opp, CLEAR_OPP[t], t);
         }
         centre_capture(&mut out, 3, ok_quad, quad, EDGE_FIELDS, 5);
-        let centre = _mm256_or_si256(
-            _mm256_or_si256(ok_adj, ok_opp),
-            _mm256_or_si256(ok_tri, ok_quad),
-        );
-        let none = _mm256_cmpeq_epi32(centre, _mm256_setzero_si256());
-        captured = _mm256_or_si256(captured, _mm256_andnot_si256(none, splat(CENTRE_HIGH)));
+        let centre = v.or(v.or(ok_adj, ok_opp), v.or(ok_tri, ok_quad));
+        let none = v.eq(centre, v.splat(0));
+        captured = v.or(captured, v.andnot(none, v.splat(CENTRE_HIGH)));
     }
 
-    let place = _mm256_andnot_si256(captured, empty);
+    let place = v.andnot(captured, empty);
     for k in 0..9 {
         let t = 3 * k + 2;
-        out.emit(0, place, t, _mm256_or_si256(x, splat(1 << (t - 2))));
+        out.emit(0, place, t, v.or(x, v.splat(1 << (t - 2))));
     }
-    lists.len = out.len;
+    out.finish(lists);
 }
 
 /// Where [`moves`] stores: the lists' buffers, and how far each is filled.
-struct Out {
+struct Out<L: Lanes> {
+    v: L,
     boards: [*mut u32; 4],
     parents: [*mut u32; 4],
     len: [usize; 4],
     /// The parent index of each lane.
-    ids: __m256i,
+    ids: L::V,
 }
 
-impl Out {
-    /// Appends to list `to` the lanes of `child` whose `ok` has bit `t` set.
+impl<L: Lanes> Out<L> {
+    /// Checks that `lists` have room for the children of `L::LANES` boards.
     #[inline(always)]
-    fn emit(&mut self, to: usize, ok: __m256i, t: usize, child: __m256i) {
-        // SAFETY: `Out` exists only inside `moves`, which needs AVX2 and
-        // POPCNT. Each store writes 8 lanes from `len`; `len` grows by at
-        // most the 8 boards' children, and `moves` checked that the lists
-        // have `SLACK` past their length.
-        unsafe {
-            let top = _mm256_sll_epi32(ok, _mm_cvtsi32_si128(31 - t as i32));
-            let m = _mm256_movemask_ps(_mm256_castsi256_ps(top)) as usize;
-            let order = _mm256_cvtepu8_epi32(_mm_loadl_epi64(COMPRESS[m].as_ptr().cast()));
-            let n = self.len[to];
-            _mm256_storeu_si256(
-                self.boards[to].add(n).cast(),
-                _mm256_permutevar8x32_epi32(child, order),
+    fn new(v: L, first: u32, lists: &mut Lists) -> Out<L> {
+        for to in 0..4 {
+            let room = lists.boards[to].len().min(lists.parents[to].len());
+            assert!(
+                lists.len[to] + SLACK <= room,
+                "room for a vector's children"
             );
-            _mm256_storeu_si256(
-                self.parents[to].add(n).cast(),
-                _mm256_permutevar8x32_epi32(self.ids, order),
-            );
-            self.len[to] = n + m.count_ones() as usize;
+        }
+        const { assert!(L::LANES * 16 + L::LANES <= SLACK) };
+        Out {
+            v,
+            boards: lists.boards.each_mut().map(|b| b.as_mut_ptr()),
+            parents: lists.parents.each_mut().map(|p| p.as_mut_ptr()),
+            len: lists.len,
+            ids: v.iota(first),
         }
     }
-}
 
-#[inline(always)]
-fn splat(v: u32) -> __m256i {
-    // SAFETY: only called from code compiled for AVX2 (`moves`).
-    unsafe { _mm256_set1_epi32(v as i32) }
-}
+    /// Appends to list `to` the lanes of `child` whose `ok` has bit `t` set.
+    #[inline(always)]
+    fn emit(&mut self, to: usize, ok: L::V, t: usize, child: L::V) {
+        let m = self.v.bit_mask(ok, t as u32);
+        let n = self.len[to];
+        // SAFETY: `len` grows by at most the boards' children (16 a board),
+        // and `new` checked that the lists have that many and a vector's
+        // worth past their length.
+        unsafe {
+            self.v.compress_store(self.boards[to].add(n), child, m);
+            self.v.compress_store(self.parents[to].add(n), self.ids, m);
+        }
+        self.len[to] = n + m.count_ones() as usize;
+    }
 
-#[inline(always)]
-fn and(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: as for `splat`.
-    unsafe { _mm256_and_si256(a, b) }
-}
-
-/// Whether any bit of `v` is set.
-#[inline(always)]
-fn any(v: __m256i) -> bool {
-    // SAFETY: as for `splat`.
-    unsafe { _mm256_testz_si256(v, v) == 0 }
+    fn finish(self, lists: &mut Lists) {
+        lists.len = self.len;
+    }
 }
 
 /// [`crate::packed::zero_fields`] in each lane.
 #[inline(always)]
-fn zero_fields(b: __m256i) -> __m256i {
-    // SAFETY: as for `splat`.
-    unsafe {
-        let carried = _mm256_add_epi32(and(b, splat(LOW2)), splat(LOW2));
-        _mm256_andnot_si256(_mm256_or_si256(carried, b), splat(HIGH))
-    }
+fn zero_fields<L: Lanes>(v: L, b: L::V) -> L::V {
+    let carried = v.add(v.and(b, v.splat(LOW2)), v.splat(LOW2));
+    v.andnot(v.or(carried, b), v.splat(HIGH))
 }
 
 /// The moves of `candidates` whose sums in `sums` are not saturated:
 /// `candidates & !seven_fields(sums)`.
 #[inline(always)]
-fn ok(candidates: __m256i, sums: __m256i) -> __m256i {
-    // SAFETY: as for `splat`.
-    unsafe {
-        let seven = and(
-            and(sums, _mm256_slli_epi32::<1>(sums)),
-            _mm256_slli_epi32::<2>(sums),
-        );
-        _mm256_andnot_si256(seven, candidates)
-    }
+fn ok<L: Lanes>(v: L, candidates: L::V, sums: L::V) -> L::V {
+    let seven = v.and(v.and(sums, v.shl(sums, 1)), v.shl(sums, 2));
+    v.andnot(seven, candidates)
 }
 
 /// [`crate::packed::add_saturate`] in each lane.
 #[inline(always)]
-fn add_saturate(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: as for `splat`.
-    unsafe {
-        let low = _mm256_add_epi32(and(a, splat(LOW2)), and(b, splat(LOW2)));
-        let top = and(_mm256_xor_si256(a, b), splat(HIGH));
-        let carry = _mm256_or_si256(and(and(a, b), splat(HIGH)), and(top, low));
-        let fill = _mm256_sub_epi32(_mm256_slli_epi32::<1>(carry), _mm256_srli_epi32::<2>(carry));
-        _mm256_or_si256(_mm256_xor_si256(low, top), fill)
-    }
+fn add_saturate<L: Lanes>(v: L, a: L::V, b: L::V) -> L::V {
+    let low = v.add(v.and(a, v.splat(LOW2)), v.and(b, v.splat(LOW2)));
+    let top = v.and(v.xor(a, b), v.splat(HIGH));
+    let carry = v.or(v.and(v.and(a, b), v.splat(HIGH)), v.and(top, low));
+    let fill = v.sub(v.shl(carry, 1), v.shr(carry, 2));
+    v.or(v.xor(low, top), fill)
 }
 
 /// Rotates each lane's ring (no centre bits) by `n` fields.
 #[inline(always)]
-fn rot(ring: __m256i, n: i32) -> __m256i {
-    // SAFETY: as for `splat`.
-    unsafe {
-        and(
-            _mm256_or_si256(
-                _mm256_sll_epi32(ring, _mm_cvtsi32_si128(3 * n)),
-                _mm256_srl_epi32(ring, _mm_cvtsi32_si128(24 - 3 * n)),
-            ),
-            splat(RING_BITS),
-        )
-    }
+fn rot<L: Lanes>(v: L, ring: L::V, n: u32) -> L::V {
+    let turned = v.or(v.shl(ring, 3 * n), v.shr(ring, 24 - 3 * n));
+    v.and(turned, v.splat(RING_BITS))
 }
 
 #[cfg(test)]
@@ -275,17 +203,13 @@ mod tests {
     use super::*;
     use crate::inputs::SplitMix64;
     use crate::packed::{is_full, pack};
+    use crate::vector::{Avx2, Avx512};
     use crate::{Board, swarmoves};
 
-    #[test]
-    fn lists_the_moves_of_swarmoves() {
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")) {
-            return;
-        }
-        let mut rng = SplitMix64::new(11);
-        let mut lists = Lists::new(SLACK);
-        for i in 0..40_000 {
-            let boards: [u32; 8] = std::array::from_fn(|lane| {
+    /// Random boards, from nearly empty to nearly full.
+    fn boards(rng: &mut SplitMix64, n: usize, i: usize) -> Vec<u32> {
+        (0..n)
+            .map(|lane| {
                 let empty_odds = (i + lane) as u64 % 8 + 1;
                 let cells: [u8; 9] = std::array::from_fn(|_| {
                     let r = rng.next_u64();
@@ -296,10 +220,17 @@ mod tests {
                     }
                 });
                 pack(Board::from_cells(cells).unwrap())
-            });
+            })
+            .collect()
+    }
+
+    fn lists_the_moves_of_swarmoves<L: Lanes>(v: L) {
+        let mut rng = SplitMix64::new(11);
+        let mut lists = Lists::new(SLACK);
+        for i in 0..40_000 {
+            let boards = boards(&mut rng, L::LANES, i);
             lists.len = [0; 4];
-            // SAFETY: AVX2 and POPCNT were detected above.
-            unsafe { moves(&boards, 100, &mut lists) };
+            moves(v, &boards, 100, &mut lists);
             let mut got: Vec<(u32, usize, u32)> = (0..4)
                 .flat_map(|to| {
                     let lists = &lists;
@@ -317,6 +248,20 @@ mod tests {
             got.sort_unstable();
             want.sort_unstable();
             assert_eq!(got, want, "boards {boards:?}");
+        }
+    }
+
+    #[test]
+    fn avx2_lists_the_moves_of_swarmoves() {
+        if let Some(v) = Avx2::new() {
+            lists_the_moves_of_swarmoves(v);
+        }
+    }
+
+    #[test]
+    fn avx512_lists_the_moves_of_swarmoves() {
+        if let Some(v) = Avx512::new() {
+            lists_the_moves_of_swarmoves(v);
         }
     }
 }

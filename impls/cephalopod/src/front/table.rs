@@ -113,64 +113,52 @@ impl<L: Lane> Table<L> {
         }
     }
 
-    /// The entry of `board`, added with no lanes if new; the index must
+    /// Adds `parent`'s lanes, each moved by `add`, to `board`'s lanes from
+    /// lane `first` on; a new board takes them as its own. The index must
     /// have room ([`Table::reserve`]).
-    #[inline(always)]
-    pub(super) fn entry(&mut self, board: u32) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(board);
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                let entry = self.entries.len();
-                self.slots[i] = entry as u32 + 1;
-                let span = Span {
-                    at: 0,
-                    lo: 0,
-                    hi: 0,
-                };
-                self.entries.push(Entry { board, span });
-                return entry;
-            }
-            let entry = slot as usize - 1;
-            if self.entries[entry].board == board {
-                return entry;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Adds `parent`'s lanes, each moved by `add`, to `entry`'s lanes from
-    /// lane `first` on.
     #[inline(always)]
     pub(super) fn add(
         &mut self,
-        entry: usize,
+        board: u32,
         first: usize,
         parent: &[L],
         mut add: impl FnMut(&mut L, L),
     ) {
         let (lo, hi) = (first as u8, (first + parent.len()) as u8);
-        let mut span = self.entries[entry].span;
-        if span.len() == 0 {
-            // The board's first move: its lanes are the parent's, moved.
-            let at = self.lanes.len() as u32;
-            self.lanes.extend(parent.iter().map(|&n| {
-                let mut d = L::default();
-                add(&mut d, n);
-                d
-            }));
-            self.entries[entry].span = Span { at, lo, hi };
-            return;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(board);
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                break;
+            }
+            let entry = slot as usize - 1;
+            if self.entries[entry].board == board {
+                let mut span = self.entries[entry].span;
+                if span.lo > lo || span.hi < hi {
+                    span = self.widen(span, lo, hi);
+                    self.entries[entry].span = span;
+                }
+                let at = span.at as usize + usize::from(lo - span.lo);
+                for (d, &n) in self.lanes[at..at + parent.len()].iter_mut().zip(parent) {
+                    add(d, n);
+                }
+                return;
+            }
+            i = (i + 1) & mask;
         }
-        if span.lo > lo || span.hi < hi {
-            span = self.widen(span, lo, hi);
-            self.entries[entry].span = span;
-        }
-        let at = span.at as usize + usize::from(lo - span.lo);
-        for (d, &n) in self.lanes[at..at + parent.len()].iter_mut().zip(parent) {
-            add(d, n);
-        }
+        // A new board: its lanes are the parent's, moved.
+        self.slots[i] = self.entries.len() as u32 + 1;
+        let at = self.lanes.len() as u32;
+        self.entries.push(Entry {
+            board,
+            span: Span { at, lo, hi },
+        });
+        self.lanes.extend(parent.iter().map(|&n| {
+            let mut d = L::default();
+            add(&mut d, n);
+            d
+        }));
     }
 
     /// `span`'s lanes copied to the arena's end, widened to take lanes
@@ -218,14 +206,13 @@ mod tests {
     fn lanes_widen_to_take_later_moves() {
         let mut table = Table::<u64>::new(&mut Vec::new());
         table.reserve(2);
-        let (a, b) = (table.entry(0o123), table.entry(0o456));
-        assert_eq!(table.entry(0o123), a, "a board has one entry");
         let add = |d: &mut u64, n: u64| *d += n;
-        table.add(a, 2, &[1], add);
-        table.add(b, 0, &[7, 8], add);
-        table.add(a, 2, &[10], add);
-        table.add(a, 1, &[100, 1000], add);
-        table.add(a, 3, &[5, 6], add);
+        table.add(0o123, 2, &[1], add);
+        table.add(0o456, 0, &[7, 8], add);
+        table.add(0o123, 2, &[10], add);
+        table.add(0o123, 1, &[100, 1000], add);
+        table.add(0o123, 3, &[5, 6], add);
+        assert_eq!(table.len(), 2, "a board has one entry");
         let entries: Vec<_> = table
             .entries()
             .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
