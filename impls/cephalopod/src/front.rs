@@ -313,10 +313,10 @@ pub(crate) trait Merge {
 }
 
 /// Boards expanded together, so that their children are generated and
-/// canonicalised in vectors. Official tests, summed in process: 22.7 ms with
-/// batches of 32, 22.5 with 64, 22.1 with 128, 21.8 with 256 (Zen 4; whole
-/// processes alike).
-const BATCH: usize = 256;
+/// canonicalised in vectors. Official tests, summed in process, with the
+/// vector move generation: 17.9-18.1 ms with batches of 32, 17.7-18.3 with
+/// 64, 16.4-17.0 with 128, 16.9-17.3 with 256, 16.7-17.2 with 512 (Zen 4).
+const BATCH: usize = 128;
 /// Room for a batch's children in one list (at most 16 a board), and the
 /// slack vector stores need.
 const ROOM: usize = BATCH * 16 + SLACK;
