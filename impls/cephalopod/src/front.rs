@@ -27,21 +27,28 @@
 //! a shallow depth) is walked path by path instead: the sweep's tables cost
 //! microseconds to set up, the walk tens of nanoseconds a board.
 //!
-//! Two steps are taken for every child: its canonical form and the move of
-//! a parent's lane onto it. Boards are expanded in batches of 256: their
-//! children are listed first, by the table they go to, then each table's
-//! are canonicalised 8 at a time in one AVX2 vector (`Steps`) and looked up
-//! and added to one by one. Each entry keeps only the lanes that received
-//! paths (see `table`). The tables' memory is kept between solves on a
-//! thread (`spare`), so a solve does not fault in fresh pages as its tables
-//! grow.
+//! Three steps are taken for every child: its move, its canonical form and
+//! the move of a parent's lane onto it. Boards are expanded in batches of
+//! 128, a vector of boards at a time (`Steps`: 16 with AVX-512, 8 with
+//! AVX2): each kind of move builds the children of all of them at once and
+//! packs the legal ones into the list of the table they go to (`vecmoves`).
+//! Each list is then canonicalised a vector at a time, and looked up and
+//! added to one child at a time. Each entry keeps only the lanes that
+//! received paths (see `table`). The tables' memory is kept between solves
+//! on a thread (`spare`), so a solve does not fault in fresh pages as its
+//! tables grow.
 //!
-//! The lookups and adds wait on memory, but prefetching does not pay.
-//! Passes over a batch that prefetched every child's slot, then every lane,
-//! made the official tests take 26.0 ms in all against 22.1 ms for a single
-//! pass: finding where a board's lanes are, to prefetch them, cost a load
-//! of its own. Later, prefetching only the slot of the child 8 ahead in the
-//! loop changed nothing (19.4-19.6 ms against 19.4-19.5, Zen 4).
+//! The lookups and adds wait on memory and on the branch that tells a new
+//! board from a known one, and neither prefetching nor removing the branch
+//! pays. Passes over a batch that prefetched every child's slot, then every
+//! lane, made the official tests take 26.0 ms in all against 22.1 ms for a
+//! single pass: finding where a board's lanes are, to prefetch them, cost a
+//! load of its own. Prefetching only the slot of the child 8 ahead changed
+//! nothing (19.4-19.6 ms against 19.4-19.5). Prefetching slot, entry and
+//! lanes 16, 8 and 4 children ahead made them 24.5-25.1 ms against
+//! 16.9-17.4; a lookup without the branch (new boards' lanes zeroed in
+//! advance, the entry picked by a conditional move) 20.1-20.4 ms against
+//! 17.1-17.6: each lookup then waited for the one before it (Zen 4).
 
 use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;
