@@ -519,13 +519,13 @@ fn expand<M: Merge, S: Steps>(
             shift[to] = s as u8;
         }
     }
-    // Per parent in the batch: its lanes that feed children, the index of
-    // the first, and the scores of the paths its children end.
+    // Per parent in the batch: all its lanes, those that feed children, the
+    // index of the first, and the scores of the paths its children end.
+    let mut all: [&[M::Lane]; BATCH] = [&[]; BATCH];
     let mut feeding: [&[M::Lane]; BATCH] = [&[]; BATCH];
     let mut first = [0u8; BATCH];
     let mut ends: Vec<Option<M::Score>> =
         vec![None; if group.ending.is_some() { BATCH } else { 0 }];
-    let mut filled: Vec<Option<M::Score>> = vec![None; if group.fills { BATCH } else { 0 }];
     let mut entries = table.entries();
     loop {
         let mut count = 0;
@@ -541,17 +541,13 @@ fn expand<M: Merge, S: Steps>(
                 continue;
             }
             batch.boards[count] = board;
+            all[count] = lanes;
             feeding[count] = &lanes[..feeds];
             first[count] = lo as u8;
             all_feed &= feeds != 0;
             if group.ending.is_some() {
                 ending |= end.is_some();
                 ends[count] = end;
-            }
-            // Every path through a board that a move fills ends there.
-            if group.fills {
-                let paths = lanes.iter().fold(M::Lane::default(), |a, &n| a.add(n));
-                filled[count] = Some(merge.score(paths));
             }
             count += 1;
             if count == BATCH {
@@ -573,10 +569,15 @@ fn expand<M: Merge, S: Steps>(
                 .zip(&lists.parents[to][..n])
                 .map(|(&child, &parent)| (child, parent as usize))
         };
+        // Every path through a board that a placement fills ends there. A
+        // board with one empty cell has at most one placement: its paths
+        // are scored for that child alone.
         if group.fills {
             for (child, parent) in kids(0) {
-                let score = filled[parent].as_ref().expect("every parent scored");
-                total = total.wrapping_add(merge.scored(score, child));
+                let paths = all[parent]
+                    .iter()
+                    .fold(M::Lane::default(), |a, &n| a.add(n));
+                total = total.wrapping_add(merge.scored(&merge.score(paths), child));
             }
         }
         if ending {
