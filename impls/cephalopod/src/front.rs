@@ -679,14 +679,32 @@ mod tests {
         );
     }
 
-    /// [`swept`] with the portable steps, which it takes only on a CPU
-    /// without AVX2.
-    fn portable(root: u32, depth: u32) -> u32 {
+    /// [`swept`] with every kind of steps this CPU can run, each named:
+    /// `swept` itself takes only the widest vectors.
+    fn every_sweep(root: u32, depth: u32) -> Vec<(&'static str, u32)> {
         if stabiliser(root).len() == 8 {
-            sweep(root, depth, &Full::new(), &Portable)
+            sweeps(root, depth, &Full::new())
         } else {
-            sweep(root, depth, &Orbit, &Portable)
+            sweeps(root, depth, &Orbit)
         }
+    }
+
+    fn sweeps<M: Merge>(root: u32, depth: u32, merge: &M) -> Vec<(&'static str, u32)> {
+        let mut out = vec![("portable", sweep(root, depth, merge, &Portable))];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::new() {
+            let steps = Vectors { lanes: avx2, avx2 };
+            // SAFETY: `Avx2::new` found AVX2 and POPCNT.
+            out.push(("avx2", unsafe { sweep_avx2(root, depth, merge, &steps) }));
+            if let Some(lanes) = Avx512::new() {
+                let steps = Vectors { lanes, avx2 };
+                // SAFETY: `Avx512::new` found AVX-512 F, AVX2 and POPCNT.
+                out.push(("avx512", unsafe {
+                    sweep_avx512(root, depth, merge, &steps)
+                }));
+            }
+        }
+        out
     }
 
     /// The walk takes tiny trees, so the sweep is tested on its own too:
@@ -702,11 +720,9 @@ mod tests {
             let Problem { depth, board } = problem;
             let want = Bfs.solve(depth, board);
             assert_eq!(swept(pack(board), depth), want, "swept {depth} {board}");
-            assert_eq!(
-                portable(pack(board), depth),
-                want,
-                "portable {depth} {board}"
-            );
+            for (steps, sum) in every_sweep(pack(board), depth) {
+                assert_eq!(sum, want, "{steps} {depth} {board}");
+            }
             let mut budget = TINY_TREE;
             if let Some(sum) = walk(pack(board), depth, &mut budget) {
                 assert_eq!(sum & ANSWER_MASK, want, "walk {depth} {board}");
@@ -744,11 +760,9 @@ mod tests {
                 assert_eq!(Front.solve(depth, board), want, "{depth} {text}");
                 if depth > 0 && !board.is_full() {
                     assert_eq!(swept(pack(board), depth), want, "swept {depth} {text}");
-                    assert_eq!(
-                        portable(pack(board), depth),
-                        want,
-                        "portable {depth} {text}"
-                    );
+                    for (steps, sum) in every_sweep(pack(board), depth) {
+                        assert_eq!(sum, want, "{steps} {depth} {text}");
+                    }
                 }
             }
         }
