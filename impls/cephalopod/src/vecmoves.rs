@@ -35,13 +35,10 @@ pub(crate) fn moves<L: Lanes>(v: L, boards: &[u32], first: u32, lists: &mut List
     let has_right = v.andnot(zero_fields(v, right), v.splat(RING_HIGH));
     let lr = add_saturate(v, left, right);
     let ok_lr = ok(v, v.and(ring_empty, v.and(has_left, has_right)), lr);
-    let ring_capture = |out: &mut Out<L>, to, ok, sums, clear: &[u32; 27], t: usize| {
-        let kept = v.andnot(v.splat(clear[t]), x);
-        out.emit(to, ok, t, v.or(kept, v.and(sums, v.splat(FIELD[t]))));
-    };
     if v.any(ok_lr) {
         for k in 0..8 {
-            ring_capture(&mut out, 1, ok_lr, lr, &CLEAR_LR, 3 * k + 2);
+            let t = 3 * k + 2;
+            out.emit(1, ok_lr, t, ring_child(v, x, lr, CLEAR_LR[t], t));
         }
     }
     let mut captured = ok_lr;
@@ -58,9 +55,9 @@ pub(crate) fn moves<L: Lanes>(v: L, boards: &[u32], first: u32, lists: &mut List
         let ok_rc = ok(v, v.and(edge_empty, has_right), rc);
         let ok_lrc = ok(v, v.and(edge_empty, v.and(has_left, has_right)), lrc);
         for t in [5, 11, 17, 23] {
-            ring_capture(&mut out, 1, ok_lc, lc, &CLEAR_LC, t);
-            ring_capture(&mut out, 1, ok_rc, rc, &CLEAR_RC, t);
-            ring_capture(&mut out, 2, ok_lrc, lrc, &CLEAR_LRC, t);
+            out.emit(1, ok_lc, t, ring_child(v, x, lc, CLEAR_LC[t], t));
+            out.emit(1, ok_rc, t, ring_child(v, x, rc, CLEAR_RC[t], t));
+            out.emit(2, ok_lrc, t, ring_child(v, x, lrc, CLEAR_LRC[t], t));
         }
         captured = v.or(captured, v.or(ok_lc, v.or(ok_rc, ok_lrc)));
     }
@@ -90,18 +87,14 @@ pub(crate) fn moves<L: Lanes>(v: L, boards: &[u32], first: u32, lists: &mut List
             v.and(has_opposite, rot(v, has_next, 4)),
         );
         let ok_quad = v.and(ok(v, all4, quad), v.splat(0o40));
-        let centre_capture = |out: &mut Out<L>, to, ok, sums, clear: u32, t: usize| {
-            let sum = v.and(v.shl(sums, 26 - t as u32), v.splat(7 << 24));
-            out.emit(to, ok, t, v.or(v.andnot(v.splat(clear), x), sum));
-        };
         for t in [5, 11, 17, 23] {
-            centre_capture(&mut out, 1, ok_adj, adj, CLEAR_ADJ[t], t);
-            centre_capture(&mut out, 2, ok_tri, tri, CLEAR_TRI[t], t);
+            out.emit(1, ok_adj, t, centre_child(v, x, adj, CLEAR_ADJ[t], t));
+            out.emit(2, ok_tri, t, centre_child(v, x, tri, CLEAR_TRI[t], t));
         }
         for t in [5, 11] {
-            centre_capture(&mut out, 1, ok_opp, opp, CLEAR_OPP[t], t);
+            out.emit(1, ok_opp, t, centre_child(v, x, opp, CLEAR_OPP[t], t));
         }
-        centre_capture(&mut out, 3, ok_quad, quad, EDGE_FIELDS, 5);
+        out.emit(3, ok_quad, 5, centre_child(v, x, quad, EDGE_FIELDS, 5));
         let centre = v.or(v.or(ok_adj, ok_opp), v.or(ok_tri, ok_quad));
         let none = v.eq(centre, v.splat(0));
         captured = v.or(captured, v.andnot(none, v.splat(CENTRE_HIGH)));
@@ -113,6 +106,21 @@ pub(crate) fn moves<L: Lanes>(v: L, boards: &[u32], first: u32, lists: &mut List
         out.emit(0, place, t, v.or(x, v.splat(1 << (t - 2))));
     }
     out.finish(lists);
+}
+
+/// The boards `x` with the dice of `clear` removed and the sums `sums`
+/// (at each ring position) placed at ring position `t`.
+#[inline(always)]
+fn ring_child<L: Lanes>(v: L, x: L::V, sums: L::V, clear: u32, t: usize) -> L::V {
+    v.or(v.andnot(v.splat(clear), x), v.and(sums, v.splat(FIELD[t])))
+}
+
+/// The boards `x` with the dice of `clear` removed and the sums `sums`,
+/// computed at edge position `t`, placed at the centre.
+#[inline(always)]
+fn centre_child<L: Lanes>(v: L, x: L::V, sums: L::V, clear: u32, t: usize) -> L::V {
+    let sum = v.and(v.shl(sums, 26 - t as u32), v.splat(7 << 24));
+    v.or(v.andnot(v.splat(clear), x), sum)
 }
 
 /// Where [`moves`] stores: the lists' buffers, and how far each is filled.
@@ -161,6 +169,7 @@ impl<L: Lanes> Out<L> {
         self.len[to] = n + m.count_ones() as usize;
     }
 
+    #[inline(always)]
     fn finish(self, lists: &mut Lists) {
         lists.len = self.len;
     }
