@@ -68,6 +68,51 @@ pub(crate) unsafe fn add_permuted(acc: &mut [u32; 8], value: &[u32; 8], from: &[
     }
 }
 
+/// `Σ_t counts[t] · rows[t]`, lane-wise and wrapping: 8 broadcasts,
+/// multiplications and adds where the scalar loop takes 64 of each.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn combine(counts: &[u32; 8], rows: &[[u32; 8]; 8]) -> [u32; 8] {
+    let mut sum = _mm256_setzero_si256();
+    for (&n, row) in counts.iter().zip(rows) {
+        // SAFETY: `row` covers 8 `u32`s, as the unaligned load needs.
+        let row = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
+        sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(_mm256_set1_epi32(n as i32), row));
+    }
+    let mut out = [0; 8];
+    // SAFETY: `out` covers 8 `u32`s, as the unaligned store needs.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
+    out
+}
+
+/// `Σ_pos field(b, pos) · weights[pos]` over the 8 ring fields of the
+/// packed board `b` (positions 0..8), wrapping.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn ring_dot(b: u32, weights: &[u32; 8]) -> u32 {
+    let shifts = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    let fields = _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_set1_epi32(b as i32), shifts),
+        _mm256_set1_epi32(7),
+    );
+    // SAFETY: `weights` covers 8 `u32`s, as the unaligned load needs.
+    let weights = unsafe { _mm256_loadu_si256(weights.as_ptr().cast()) };
+    let products = _mm256_mullo_epi32(fields, weights);
+    let half = _mm_add_epi32(
+        _mm256_castsi256_si128(products),
+        _mm256_extracti128_si256::<1>(products),
+    );
+    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+    let one = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+    _mm_cvtsi128_si32(one) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

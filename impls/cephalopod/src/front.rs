@@ -143,6 +143,8 @@ trait Steps {
     /// `boards`.
     fn children(&self, boards: &[u32], lists: &mut Lists);
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32);
+    fn score<M: Merge>(&self, merge: &M, lane: M::Lane) -> M::Score;
+    fn scored<M: Merge>(&self, merge: &M, score: &M::Score, b: u32) -> u64;
 }
 
 /// Scalar steps, for any CPU.
@@ -168,6 +170,14 @@ impl Steps for Portable {
     #[inline(always)]
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32) {
         *dst = dst.add_moved(parent, sym);
+    }
+    #[inline(always)]
+    fn score<M: Merge>(&self, merge: &M, lane: M::Lane) -> M::Score {
+        merge.score(lane)
+    }
+    #[inline(always)]
+    fn scored<M: Merge>(&self, merge: &M, score: &M::Score, b: u32) -> u64 {
+        merge.scored(score, b)
     }
 }
 
@@ -199,6 +209,14 @@ impl<V: Lanes> Steps for Vectors<V> {
     #[inline(always)]
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32) {
         *dst = dst.add_moved_avx2(parent, sym, self.avx2);
+    }
+    #[inline(always)]
+    fn score<M: Merge>(&self, merge: &M, lane: M::Lane) -> M::Score {
+        merge.score_avx2(lane, self.avx2)
+    }
+    #[inline(always)]
+    fn scored<M: Merge>(&self, merge: &M, score: &M::Score, b: u32) -> u64 {
+        merge.scored_avx2(score, b, self.avx2)
     }
 }
 
@@ -315,6 +333,18 @@ pub(crate) trait Merge {
     /// What the scored paths add to the answer when they end on `b`
     /// (before [`Merge::finish`]).
     fn scored(&self, score: &Self::Score, b: u32) -> u64;
+    /// [`Merge::score`], for code compiled with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn score_avx2(&self, lane: Self::Lane, _: Avx2) -> Self::Score {
+        self.score(lane)
+    }
+    /// [`Merge::scored`], for code compiled with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn scored_avx2(&self, score: &Self::Score, b: u32, _: Avx2) -> u64 {
+        self.scored(score, b)
+    }
     /// The answer from the sum of the scored shares.
     fn finish(&self, total: u64) -> u32;
 }
@@ -536,7 +566,7 @@ fn expand<M: Merge, S: Steps>(
             let end = group
                 .ending
                 .filter(|e| (lo..hi).contains(e))
-                .map(|e| merge.score(lanes[e - lo]));
+                .map(|e| steps.score(merge, lanes[e - lo]));
             if feeds == 0 && end.is_none() {
                 continue;
             }
@@ -577,14 +607,15 @@ fn expand<M: Merge, S: Steps>(
                 let paths = all[parent]
                     .iter()
                     .fold(M::Lane::default(), |a, &n| a.add(n));
-                total = total.wrapping_add(merge.scored(&merge.score(paths), child));
+                let score = steps.score(merge, paths);
+                total = total.wrapping_add(steps.scored(merge, &score, child));
             }
         }
         if ending {
             for to in usize::from(group.fills)..4 {
                 for (child, parent) in kids(to) {
                     if let Some(score) = &ends[parent] {
-                        total = total.wrapping_add(merge.scored(score, child));
+                        total = total.wrapping_add(steps.scored(merge, score, child));
                     }
                 }
             }
