@@ -32,15 +32,15 @@ pub(crate) struct Orient(pub(crate) [u32; 8]);
 
 impl Orient {
     /// Per spiral position, the weight of its digit in
-    /// `Σ_t cnt[t] · hash(apply(b, t))`: `apply(b, t)` holds at ring
-    /// position `k` the die of `src(t, k)`, so the die at `m` is weighed by
-    /// the weight of `INVERSE[t][m]`; the centre stays.
+    /// `Σ_t cnt[t] · hash(apply(b, t))` ([`ROWS`]); the centre stays. Exact
+    /// in `u64`s, for orbit totals (`stabiliser`); the sweep's
+    /// [`Orbit`] scores with [`Weights`].
     pub(crate) fn weights(self) -> [u64; 9] {
         let mut v = [0u64; 9];
-        for (t, &n) in self.0.iter().enumerate() {
+        for (&n, row) in self.0.iter().zip(&ROWS) {
             let n = u64::from(n);
-            for (m, w) in v.iter_mut().take(8).enumerate() {
-                *w = w.wrapping_add(n * u64::from(WEIGHTS[INVERSE[t][m] as usize]));
+            for (w, &r) in v.iter_mut().zip(row) {
+                *w = w.wrapping_add(n * u64::from(r));
             }
             v[8] = v[8].wrapping_add(n * u64::from(WEIGHTS[8]));
         }
@@ -59,7 +59,9 @@ pub(crate) struct Weights {
 }
 
 /// `ROWS[t][m]`: the weight orientation `t`'s count gives the die at ring
-/// position `m` ([`Orient::weights`]).
+/// position `m`: `apply(b, t)` holds at ring position `k` the die of
+/// `src(t, k)`, so the die at `m` is weighed by the weight of
+/// `INVERSE[t][m]`.
 const ROWS: [[u32; 8]; 8] = {
     let mut rows = [[0; 8]; 8];
     let mut t = 0;
