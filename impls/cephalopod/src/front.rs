@@ -140,7 +140,8 @@ fn sweep_avx512<M: Merge>(root: u32, depth: u32, merge: &M, steps: &Vectors<Avx5
 }
 
 /// The steps a sweep takes for every child, which vectors shorten: move
-/// generation, canonical form, and a lane moved from a parent.
+/// generation, canonical form, a lane moved from a parent, and the score
+/// of a path that ends.
 trait Steps {
     /// Boards come to [`Steps::canon_all`] and [`Steps::children`] in
     /// multiples of this many.
@@ -153,7 +154,9 @@ trait Steps {
     /// `boards`.
     fn children(&self, boards: &[u32], lists: &mut Lists);
     fn add_moved<L: Lane>(&self, dst: &mut L, parent: L, sym: u32);
+    /// [`Merge::score`] in these steps' instructions.
     fn score<M: Merge>(&self, merge: &M, lane: M::Lane) -> M::Score;
+    /// [`Merge::scored`] in these steps' instructions.
     fn scored<M: Merge>(&self, merge: &M, score: &M::Score, b: u32) -> u64;
 }
 
