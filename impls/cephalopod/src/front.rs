@@ -29,7 +29,7 @@
 //!
 //! Three steps are taken for every child: its move, its canonical form and
 //! the move of a parent's lane onto it. Boards are expanded in batches of
-//! 128, a vector of boards at a time (`Steps`: 16 with AVX-512, 8 with
+//! 256, a vector of boards at a time (`Steps`: 16 with AVX-512, 8 with
 //! AVX2): each kind of move builds the children of all of them at once and
 //! packs the legal ones into the list of the table they go to (`vecmoves`).
 //! Each list is then canonicalised a vector at a time, and looked up and
@@ -365,8 +365,11 @@ pub(crate) trait Merge {
 /// Boards expanded together, so that their children are generated and
 /// canonicalised in vectors. Official tests, summed in process, with the
 /// vector move generation: 17.9-18.1 ms with batches of 32, 17.7-18.3 with
-/// 64, 16.4-17.0 with 128, 16.9-17.3 with 256, 16.7-17.2 with 512 (Zen 4).
-const BATCH: usize = 128;
+/// 64, 16.4-17.0 with 128, 16.9-17.3 with 256, 16.7-17.2 with 512. With
+/// ended paths scored in vectors too: 16.3-16.6 ms with 128, 15.8-16.4
+/// with 256, 15.7-16.6 with 512 (four rounds); `empty:40` 30.0-30.1 ms with
+/// 128, 29.4 with 256 (Zen 4).
+const BATCH: usize = 256;
 /// Room for a batch's children in one list (at most 16 a board), and the
 /// slack vector stores need.
 const ROOM: usize = BATCH * 16 + SLACK;
