@@ -77,17 +77,12 @@ const ROWS: [[u32; 8]; 8] = {
 };
 
 impl Weights {
-    /// The weights of `lane`'s counts.
+    /// The weights of `lane`'s counts: [`Orient::weights`] mod 2^32.
     fn of(lane: Orient) -> Weights {
-        let mut ring = [0u32; 8];
-        for (&n, row) in lane.0.iter().zip(&ROWS) {
-            for (w, &r) in ring.iter_mut().zip(row) {
-                *w = w.wrapping_add(n.wrapping_mul(r));
-            }
-        }
+        let w = lane.weights();
         Weights {
-            ring,
-            centre: Weights::centre(lane),
+            ring: std::array::from_fn(|m| w[m] as u32),
+            centre: w[8] as u32,
         }
     }
 
@@ -95,17 +90,12 @@ impl Weights {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn of_avx2(lane: Orient, _: Avx2) -> Weights {
+        let paths = lane.0.iter().fold(0u32, |a, &n| a.wrapping_add(n));
         Weights {
             // SAFETY: an `Avx2` exists only on a CPU with AVX2.
             ring: unsafe { avx2::combine(&lane.0, &ROWS) },
-            centre: Weights::centre(lane),
+            centre: paths.wrapping_mul(WEIGHTS[8]),
         }
-    }
-
-    #[inline(always)]
-    fn centre(lane: Orient) -> u32 {
-        let paths = lane.0.iter().fold(0u32, |a, &n| a.wrapping_add(n));
-        paths.wrapping_mul(WEIGHTS[8])
     }
 
     /// The weighted digit sum of the packed board `b`.
