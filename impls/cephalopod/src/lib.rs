@@ -340,7 +340,7 @@ pub fn variants() -> Vec<Variant> {
         },
         Variant {
             name: "front",
-            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth, symmetric boards merged (counts per orientation unless the start has all 8 symmetries); tiny trees walked path by path",
+            description: "forward path counts swept by (dice sum, count): each board once with a lane per depth (one lane when no path is likely to reach the depth), symmetric boards merged (counts per orientation unless the start has all 8 symmetries); tiny trees walked path by path",
             features: &[],
             make: || Some(Box::new(front::Front)),
         },
