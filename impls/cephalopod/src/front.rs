@@ -458,16 +458,20 @@ const NO_MOVES: u32 = 0o111_111_111;
 /// The boards of one batch and their children, listed by target (see
 /// `Targets`): each target's children are then added in one loop, which
 /// keeps its table's fields in registers.
-struct Batch {
+struct Batch<L> {
     boards: [u32; BATCH],
+    /// In a sweep free of depth, each board's one lane, so that a child
+    /// reads it without a span.
+    single: [L; BATCH],
     /// The children, then their canonical keys (`image << 3 | symmetry`).
     lists: Lists,
 }
 
-impl Batch {
-    fn new() -> Batch {
+impl<L: Lane> Batch<L> {
+    fn new() -> Batch<L> {
         Batch {
             boards: [0; BATCH],
+            single: [L::default(); BATCH],
             lists: Lists::new(ROOM),
         }
     }
@@ -586,7 +590,7 @@ fn sweep<M: Merge, S: Steps, const FREE: bool>(
             let table = std::mem::take(&mut tables[g]);
             let here = windows[g].expect("a table holds boards only in a reachable group");
             let mut targets = Targets::take((r, k), here, FREE, &groups, &windows, &mut tables);
-            let (sum, grew) = expand(
+            let (sum, grew) = expand::<M, S, FREE>(
                 &table,
                 Expansion::new(k, here, depth, FREE),
                 &mut targets,
@@ -641,12 +645,12 @@ impl Expansion {
 /// the paths that end add to the answer, and whether any child went into a
 /// table.
 #[inline(always)]
-fn expand<M: Merge, S: Steps>(
+fn expand<M: Merge, S: Steps, const FREE: bool>(
     table: &Table<M::Lane>,
     group: Expansion,
     targets: &mut Targets<M::Lane>,
     pool: &mut Vec<Table<M::Lane>>,
-    batch: &mut Batch,
+    batch: &mut Batch<M::Lane>,
     merge: &M,
     steps: &S,
 ) -> (u64, bool) {
@@ -688,6 +692,9 @@ fn expand<M: Merge, S: Steps>(
             all[count] = lanes;
             feeding[count] = &lanes[..feeds];
             first[count] = lo as u8;
+            if FREE {
+                batch.single[count] = lanes[0];
+            }
             all_feed &= feeds != 0;
             if group.ending.is_some() {
                 ending |= end.is_some();
@@ -744,7 +751,17 @@ fn expand<M: Merge, S: Steps>(
             t.reserve(n);
             let keys = &mut lists.boards[to];
             steps.canon_all(&mut keys[..n.next_multiple_of(S::WIDTH)]);
-            for (&key, &parent) in keys[..n].iter().zip(&lists.parents[to][..n]) {
+            let parents = &lists.parents[to][..n];
+            if FREE {
+                // Every board has its one lane, and every child goes in.
+                grew = true;
+                for (&key, &parent) in keys[..n].iter().zip(parents) {
+                    let lane = batch.single[parent as usize];
+                    t.add_one(key >> 3, lane, |d, n| steps.add_moved(d, n, key & 7));
+                }
+                continue;
+            }
+            for (&key, &parent) in keys[..n].iter().zip(parents) {
                 let parent = parent as usize;
                 let lanes = feeding[parent];
                 if !all_feed && lanes.is_empty() {

@@ -7,7 +7,9 @@
 //! first parent gives it almost never grows (886 of 208 k moves). So a
 //! board's lanes are laid out in an arena exactly as its first move needs
 //! them; the rare move that reaches past them copies them to the arena's
-//! end, leaving the old ones unused.
+//! end, leaving the old ones unused. In a sweep free of depth every board
+//! holds one lane, in the entries' order, and a move adds to it without
+//! reading a span ([`Table::add_one`]).
 
 use super::Lane;
 
@@ -125,15 +127,8 @@ impl<L: Lane> Table<L> {
         mut add: impl FnMut(&mut L, L),
     ) {
         let (lo, hi) = (first as u8, (first + parent.len()) as u8);
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(board);
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                break;
-            }
-            let entry = slot as usize - 1;
-            if self.entries[entry].board == board {
+        let i = match self.find(board) {
+            Ok(entry) => {
                 let mut span = self.entries[entry].span;
                 if span.lo > lo || span.hi < hi {
                     span = self.widen(span, lo, hi);
@@ -145,8 +140,8 @@ impl<L: Lane> Table<L> {
                 }
                 return;
             }
-            i = (i + 1) & mask;
-        }
+            Err(free) => free,
+        };
         // A new board: its lanes are the parent's, moved.
         self.slots[i] = self.entries.len() as u32 + 1;
         let at = self.lanes.len() as u32;
@@ -159,6 +154,49 @@ impl<L: Lane> Table<L> {
             add(&mut d, n);
             d
         }));
+    }
+
+    /// [`Table::add`] for a table whose boards all hold lane 0 alone: the
+    /// lanes are then in the entries' order, and no span is read. With the
+    /// parent's lane read from the batch too, official tests 7, 9 and 10
+    /// took 0.65-0.66, 1.32-1.34 and 2.54-2.59 ms against 0.71-0.75,
+    /// 1.48-1.55 and 2.92-2.95 through [`Table::add`] (three alternating
+    /// rounds, Zen 4); test 10 ran 34.2 M instructions against 40.3 M.
+    #[inline(always)]
+    pub(super) fn add_one(&mut self, board: u32, parent: L, mut add: impl FnMut(&mut L, L)) {
+        match self.find(board) {
+            Ok(entry) => add(&mut self.lanes[entry], parent),
+            Err(i) => {
+                debug_assert_eq!(self.lanes.len(), self.entries.len(), "one lane a board");
+                self.slots[i] = self.entries.len() as u32 + 1;
+                let at = self.lanes.len() as u32;
+                self.entries.push(Entry {
+                    board,
+                    span: Span { at, lo: 0, hi: 1 },
+                });
+                let mut d = L::default();
+                add(&mut d, parent);
+                self.lanes.push(d);
+            }
+        }
+    }
+
+    /// The entry of `board`, or the free slot where it would go.
+    #[inline(always)]
+    fn find(&self, board: u32) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(board);
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return Err(i);
+            }
+            let entry = slot as usize - 1;
+            if self.entries[entry].board == board {
+                return Ok(entry);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// `span`'s lanes copied to the arena's end, widened to take lanes
@@ -198,6 +236,36 @@ impl<L: Lane> Table<L> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With one lane a board, a board met again adds to its own lane and a
+    /// new board takes the next one, in the entries' order.
+    #[test]
+    fn one_lane_a_board_adds_in_place() {
+        let mut table = Table::<u64>::new(&mut Vec::new());
+        let add = |d: &mut u64, n: u64| *d += 2 * n;
+        for (board, paths) in [
+            (0o123, 1),
+            (0o456, 10),
+            (0o123, 100),
+            (0o777, 5),
+            (0o456, 7),
+        ] {
+            table.reserve(1);
+            table.add_one(board, paths, add);
+        }
+        let entries: Vec<_> = table
+            .entries()
+            .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                (0o123, (0, 1), vec![202]),
+                (0o456, (0, 1), vec![34]),
+                (0o777, (0, 1), vec![10])
+            ]
+        );
+    }
 
     /// A board's lanes start where its first move puts them and widen, on
     /// either side, when a later move reaches past them; other boards'
