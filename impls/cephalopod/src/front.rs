@@ -675,34 +675,44 @@ fn expand<M: Merge, S: Steps, const FREE: bool>(
     let mut ends: Vec<Option<M::Score>> =
         vec![None; if group.ending.is_some() { BATCH } else { 0 }];
     let mut entries = table.entries();
+    let mut singles = table.singles();
     loop {
         let mut count = 0;
         let mut ending = false;
         let mut all_feed = true;
-        for (board, (lo, hi), lanes) in entries.by_ref() {
-            let feeds = hi.min(group.feeding).saturating_sub(lo);
-            let end = group
-                .ending
-                .filter(|e| (lo..hi).contains(e))
-                .map(|e| steps.score(merge, lanes[e - lo]));
-            if feeds == 0 && end.is_none() {
-                continue;
+        if FREE {
+            // Every board feeds its children from its one lane.
+            for (board, lane) in singles.by_ref() {
+                batch.boards[count] = board;
+                batch.single[count] = lane;
+                count += 1;
+                if count == BATCH {
+                    break;
+                }
             }
-            batch.boards[count] = board;
-            all[count] = lanes;
-            feeding[count] = &lanes[..feeds];
-            first[count] = lo as u8;
-            if FREE {
-                batch.single[count] = lanes[0];
-            }
-            all_feed &= feeds != 0;
-            if group.ending.is_some() {
-                ending |= end.is_some();
-                ends[count] = end;
-            }
-            count += 1;
-            if count == BATCH {
-                break;
+        } else {
+            for (board, (lo, hi), lanes) in entries.by_ref() {
+                let feeds = hi.min(group.feeding).saturating_sub(lo);
+                let end = group
+                    .ending
+                    .filter(|e| (lo..hi).contains(e))
+                    .map(|e| steps.score(merge, lanes[e - lo]));
+                if feeds == 0 && end.is_none() {
+                    continue;
+                }
+                batch.boards[count] = board;
+                all[count] = lanes;
+                feeding[count] = &lanes[..feeds];
+                first[count] = lo as u8;
+                all_feed &= feeds != 0;
+                if group.ending.is_some() {
+                    ending |= end.is_some();
+                    ends[count] = end;
+                }
+                count += 1;
+                if count == BATCH {
+                    break;
+                }
             }
         }
         if count == 0 {
@@ -725,9 +735,13 @@ fn expand<M: Merge, S: Steps, const FREE: bool>(
         // are scored for that child alone.
         if group.fills {
             for (child, parent) in kids(0) {
-                let paths = all[parent]
-                    .iter()
-                    .fold(M::Lane::default(), |a, &n| a.add(n));
+                let paths = if FREE {
+                    batch.single[parent]
+                } else {
+                    all[parent]
+                        .iter()
+                        .fold(M::Lane::default(), |a, &n| a.add(n))
+                };
                 let score = steps.score(merge, paths);
                 total = total.wrapping_add(steps.scored(merge, &score, child));
             }

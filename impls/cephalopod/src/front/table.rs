@@ -96,6 +96,13 @@ impl<L: Lane> Table<L> {
         })
     }
 
+    /// Every board with its one lane, in a table whose boards all hold lane
+    /// 0 alone ([`Table::add_one`]).
+    pub(super) fn singles(&self) -> impl Iterator<Item = (u32, L)> {
+        let boards = self.entries.iter().map(|e| e.board);
+        boards.zip(self.lanes.iter().copied())
+    }
+
     #[inline(always)]
     fn home(&self, board: u32) -> usize {
         (u64::from(board).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
