@@ -17,7 +17,7 @@
 //! When no path is likely to reach the depth limit before its board is
 //! full, the lanes are not needed: a first sweep keeps one lane a board and
 //! gives up if a group may be reached at the limit after all
-//! ([`likely_free`]).
+//! (`likely_free`).
 //!
 //! Boards are also merged under the 8 symmetries of the square, one
 //! representative an orbit (`Merge`). From a start every symmetry fixes
