@@ -570,7 +570,8 @@ fn sweep<M: Merge, S: Steps, const FREE: bool>(
     // last group that received a child (a shallow search meets few groups).
     let mut order = 4 * r0 - k0;
     let mut last = order;
-    while order <= last {
+    let mut gave_up = false;
+    'sweep: while order <= last {
         for k in 0..CELLS {
             if (order + k) % 4 != 0 {
                 continue;
@@ -583,9 +584,8 @@ fn sweep<M: Merge, S: Steps, const FREE: bool>(
                 continue;
             }
             if FREE && deepest[g] >= depth {
-                pool.extend(tables.into_iter().filter(Table::is_open));
-                spare::give_back(pool);
-                return None;
+                gave_up = true;
+                break 'sweep;
             }
             let table = std::mem::take(&mut tables[g]);
             let here = windows[g].expect("a table holds boards only in a reachable group");
@@ -615,7 +615,7 @@ fn sweep<M: Merge, S: Steps, const FREE: bool>(
     }
     pool.extend(tables.into_iter().filter(Table::is_open));
     spare::give_back(pool);
-    Some(merge.finish(total) & ANSWER_MASK)
+    (!gave_up).then(|| merge.finish(total) & ANSWER_MASK)
 }
 
 /// What the expansion of one group needs to know of it.
