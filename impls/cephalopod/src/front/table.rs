@@ -245,7 +245,8 @@ mod tests {
     use super::*;
 
     /// With one lane a board, a board met again adds to its own lane and a
-    /// new board takes the next one, in the entries' order.
+    /// new board takes the next one, in the entries' order, which
+    /// `singles` reads back.
     #[test]
     fn one_lane_a_board_adds_in_place() {
         let mut table = Table::<u64>::new(&mut Vec::new());
@@ -272,6 +273,8 @@ mod tests {
                 (0o777, (0, 1), vec![10])
             ]
         );
+        let singles: Vec<_> = table.singles().collect();
+        assert_eq!(singles, [(0o123, 202), (0o456, 34), (0o777, 10)]);
     }
 
     /// A board's lanes start where its first move puts them and widen, on
