@@ -244,6 +244,14 @@ impl<L: Lane> Table<L> {
 mod tests {
     use super::*;
 
+    /// Every board of `table` with its span and a copy of its lanes.
+    fn listed(table: &Table<u64>) -> Vec<(u32, (usize, usize), Vec<u64>)> {
+        let entries = table.entries();
+        entries
+            .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
+            .collect()
+    }
+
     /// With one lane a board, a board met again adds to its own lane and a
     /// new board takes the next one, in the entries' order, which
     /// `singles` reads back.
@@ -261,10 +269,7 @@ mod tests {
             table.reserve(1);
             table.add_one(board, paths, add);
         }
-        let entries: Vec<_> = table
-            .entries()
-            .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
-            .collect();
+        let entries = listed(&table);
         assert_eq!(
             entries,
             [
@@ -291,10 +296,7 @@ mod tests {
         table.add(0o123, 1, &[100, 1000], add);
         table.add(0o123, 3, &[5, 6], add);
         assert_eq!(table.len(), 2, "a board has one entry");
-        let entries: Vec<_> = table
-            .entries()
-            .map(|(board, span, lanes)| (board, span, lanes.to_vec()))
-            .collect();
+        let entries = listed(&table);
         assert_eq!(
             entries,
             [
