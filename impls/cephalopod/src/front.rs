@@ -63,6 +63,14 @@
 //! the tables (16.4-19.4 ns a child on official tests 6 to 12, whose
 //! largest tables hold 1 k to 8 k boards), so the lookup waits less on
 //! memory than on its own instructions and branches.
+//!
+//! Of one add, the costliest part is the read and write of a known board's
+//! lanes: leaving it out (a wrong answer, to measure) made official tests
+//! 8, 11 and 12 take 1.58-1.61, 3.88-3.96 and 2.54-2.65 ms against
+//! 1.86-1.88, 4.65-4.80 and 2.90-2.94. Those lanes do not wait for the
+//! entry: slots of a `u64` that also held where a board's lane 0 is, so
+//! that its lanes load beside its entry, changed nothing on those tests and
+//! made official test 10 and `empty:40` 2-4 % slower (Zen 4).
 
 use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;
