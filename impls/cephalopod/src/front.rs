@@ -70,7 +70,7 @@
 //! 1.86-1.88, 4.65-4.80 and 2.90-2.94. Those lanes do not wait for the
 //! entry: slots of a `u64` that also held where a board's lane 0 is, so
 //! that its lanes load beside its entry, changed nothing on those tests and
-//! made official test 10 and `empty:40` 2-4 % slower (Zen 4).
+//! made official test 10 2-9 % and `empty:40` 2-3 % slower (Zen 4).
 
 use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;
