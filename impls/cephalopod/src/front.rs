@@ -67,10 +67,11 @@
 //! Of one add, the costliest part is the read and write of a known board's
 //! lanes: leaving it out (a wrong answer, to measure) made official tests
 //! 8, 11 and 12 take 1.58-1.61, 3.88-3.96 and 2.54-2.65 ms against
-//! 1.86-1.88, 4.65-4.80 and 2.90-2.94. Those lanes do not wait for the
-//! entry: slots of a `u64` that also held where a board's lane 0 is, so
-//! that its lanes load beside its entry, changed nothing on those tests and
-//! made official test 10 2-9 % and `empty:40` 2-3 % slower (Zen 4).
+//! 1.86-1.88, 4.65-4.80 and 2.90-2.94. Their wait for the entry is not
+//! what costs: slots of a `u64` that also held where a board's lane 0 is,
+//! so that its lanes could load beside its entry, changed nothing on those
+//! tests and made official test 10 2-9 % and `empty:40` 2-3 % slower (Zen
+//! 4).
 
 use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;

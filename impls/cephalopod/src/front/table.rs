@@ -19,9 +19,10 @@
 //!   back as soon as its group's expansion has read it: 759 page faults
 //!   against 962, the whole process 2-3 % faster, but official tests 8 and
 //!   10 and `empty:40` 1-5 % slower in process. A parent's and a child's
-//!   lanes then lie in one buffer and are added lane by lane; splitting
-//!   them with `get_disjoint_mut` made it 8-10 % slower still, and copying
-//!   each parent's lanes out of the arena first added 8-10 % instructions;
+//!   lanes then lie in one buffer and are added lane by lane. With the two
+//!   split by `get_disjoint_mut` the arena was 8-10 % slower in process;
+//!   with each parent's lanes copied out of it first, it ran 8-10 % more
+//!   instructions;
 //! - chunks held by each table: an indirection a lane, 2-12 % slower in
 //!   process and 2 % slower as a whole process;
 //! - buffers grown by half instead of doubled: 776 page faults, but the
