@@ -72,6 +72,13 @@
 //! so that its lanes could load beside its entry, changed nothing on those
 //! tests and made official test 10 2-9 % and `empty:40` 2-3 % slower (Zen
 //! 4).
+//!
+//! Nor does it pay to skip the table of a child whose only move fills the
+//! board (one empty cell, no capture on there; 7 % of test 10's children,
+//! 9 % of test 8's): scoring its fill from the parent's lanes made official
+//! tests 8, 9 and 10 7-18 % slower, since scoring a path from a lane of 8
+//! counts costs about as much as a table add, and every child with one
+//! empty cell pays for the check (Zen 4).
 
 use crate::lists::{Lists, SLACK};
 use crate::orient::Orbit;
