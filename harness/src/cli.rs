@@ -150,6 +150,14 @@ enum Command {
     Compare(cmd::compare::Args),
     /// Export a results file as CSV, Bencher Metric Format or github-action-benchmark JSON.
     Export(cmd::export::Args),
+    /// Paired A/B of two builds (git revisions or binaries): answers, time, instructions.
+    ///
+    /// Example: bitbench ab main (main against the working tree); exit 1
+    /// when a record regressed or an answer changed.
+    Ab(cmd::ab::Args),
+    /// Internal: answer `ab`'s requests on stdin (line-delimited JSON).
+    #[command(hide = true)]
+    Serve,
     /// Run the cargo-fuzz differential targets (fuzz/) for a bounded time each.
     ///
     /// Exits 1 on a finding, printed with the `bitbench solve` command that
@@ -187,6 +195,7 @@ enum Command {
 /// }
 /// ```
 pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> ExitCode {
+    crate::machine::set_build(origin.commit, origin.dirty);
     let suite = match Suite::new(workloads, origin) {
         Ok(suite) => suite,
         Err(e) => {
@@ -323,6 +332,8 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Matrix(args) => cmd::matrix::main(suite, args)?,
         Command::Compare(args) => cmd::compare::main(args)?,
         Command::Export(args) => cmd::export::main(args)?,
+        Command::Ab(args) => cmd::ab::main(suite, args)?,
+        Command::Serve => crate::serve::run(suite)?,
         Command::Fuzz(args) => cmd::fuzz::main(suite, args)?,
     }
     Ok(())

@@ -19,6 +19,12 @@ pub struct Origin {
     pub binary: &'static str,
     /// The package's manifest directory (`CARGO_MANIFEST_DIR`).
     pub manifest_dir: &'static str,
+    /// The commit the program was built from, when its builder said
+    /// (`BITBENCH_BUILD_COMMIT`, set by `ab`): read in the user's crate,
+    /// so this library is not rebuilt for every revision.
+    pub commit: Option<&'static str>,
+    /// `true` when that tree had uncommitted changes (`BITBENCH_BUILD_DIRTY`).
+    pub dirty: Option<&'static str>,
 }
 
 /// The [`Origin`] of the crate this macro is expanded in.
@@ -35,6 +41,8 @@ macro_rules! origin {
                 None => env!("CARGO_PKG_NAME"),
             },
             manifest_dir: env!("CARGO_MANIFEST_DIR"),
+            commit: option_env!("BITBENCH_BUILD_COMMIT"),
+            dirty: option_env!("BITBENCH_BUILD_DIRTY"),
         }
     };
 }

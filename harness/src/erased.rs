@@ -52,6 +52,9 @@ pub trait DynWorkload: Send + Sync {
     /// Prepares one (variant, input set) batch for an outside measuring
     /// tool (criterion, gungraun), see [`batch::prepare`].
     fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
+    /// Parses text inputs, builds `variant` and solves them once, keeping
+    /// the batch for serve mode's samples, see [`crate::serve::load`].
+    fn load_text(&self, variant: &str, inputs: &[String]) -> Result<crate::serve::Loaded, Error>;
 }
 
 impl<W: Workload> DynWorkload for W {
@@ -126,6 +129,9 @@ impl<W: Workload> DynWorkload for W {
     }
     fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
         batch::prepare(self, request)
+    }
+    fn load_text(&self, variant: &str, inputs: &[String]) -> Result<crate::serve::Loaded, Error> {
+        crate::serve::load(self, variant, inputs)
     }
 }
 

@@ -33,6 +33,8 @@ pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
 // The engines. Public only for our own benches and tests, which are
 // separate crates; hidden from the docs because they are not API.
 #[doc(hidden)]
+pub mod ab;
+#[doc(hidden)]
 pub mod batch;
 #[doc(hidden)]
 pub mod bench;
@@ -51,5 +53,7 @@ pub mod machine;
 #[doc(hidden)]
 pub mod out;
 mod progress;
+#[doc(hidden)]
+pub mod serve;
 mod stats;
 mod verify;

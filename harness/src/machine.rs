@@ -2,10 +2,35 @@
 //!
 //! Figures without their context are useless: a results file records the
 //! CPU model and flags, the compiler, the target-cpu level and the commit,
-//! so that two files can be compared knowingly.
+//! so that two files can be compared knowingly. The commit is the one the
+//! program's builder named at build time (see [`crate::Origin::commit`]),
+//! and the host's load and frequency policy are recorded because they move
+//! timings more than most code changes do.
 
 use reports::{Build, Machine};
-use std::process::Command;
+use std::sync::OnceLock;
+
+/// The commit and dirty flag of the running program, set once at start-up.
+static BUILD_COMMIT: OnceLock<(Option<&'static str>, Option<&'static str>)> = OnceLock::new();
+
+/// Records the commit and dirty flag the program was built with (from
+/// [`crate::Origin`]); called once by the command line.
+pub fn set_build(commit: Option<&'static str>, dirty: Option<&'static str>) {
+    let _ = BUILD_COMMIT.set((commit, dirty));
+}
+
+/// The build's commit (`unknown` when its builder did not say) and whether
+/// its tree was dirty (`None`: unknown).
+pub fn build_commit() -> (String, Option<bool>) {
+    let (commit, dirty) = BUILD_COMMIT.get().copied().unwrap_or_default();
+    (
+        commit
+            .filter(|c| !c.is_empty())
+            .unwrap_or("unknown")
+            .to_owned(),
+        dirty.map(|d| d == "true"),
+    )
+}
 
 /// CPU flags worth recording: the ones kernels and target-cpu levels use.
 const INTERESTING_FLAGS: &[&str] = &[
@@ -48,8 +73,38 @@ pub fn machine() -> Machine {
             .trim()
             .to_owned(),
         rustc: env!("BITBENCH_RUSTC").to_owned(),
-        git_commit: git_commit(),
+        git_commit: Some(build_commit().0),
+        git_dirty: build_commit().1,
+        load_start: load_average(),
+        load_end: None,
+        cpu_governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        cpu_boost: boost(),
     }
+}
+
+/// The one-minute load average, where `/proc/loadavg` is readable.
+pub fn load_average() -> Option<f64> {
+    read_trimmed("/proc/loadavg")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Frequency boost: `on`/`off` from whichever of the cpufreq (AMD, generic)
+/// or intel_pstate switches this kernel exposes.
+fn boost() -> Option<String> {
+    if let Some(b) = read_trimmed("/sys/devices/system/cpu/cpufreq/boost") {
+        return Some(if b == "1" { "on" } else { "off" }.to_owned());
+    }
+    read_trimmed("/sys/devices/system/cpu/intel_pstate/no_turbo")
+        .map(|n| if n == "1" { "off" } else { "on" }.to_owned())
+}
+
+fn read_trimmed(path: &str) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_owned())
 }
 
 /// The CPU's model and its interesting flags, from the text of
@@ -93,17 +148,6 @@ pub fn build() -> Build {
 /// The `-C target-cpu` this binary was built with, or `default`.
 pub fn target_cpu() -> &'static str {
     env!("BITBENCH_TARGET_CPU")
-}
-
-fn git_commit() -> Option<String> {
-    let out = Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 fn compiled_features() -> Vec<String> {

@@ -233,28 +233,40 @@ fn samples(r: &Record) -> String {
     )
 }
 
-/// Holm's step-down correction over the time rows with a p-value: the
-/// smallest p is tested at α/m, the next at α/(m−1), ... until one fails;
-/// those before it moved beyond the threshold, in the direction of their
-/// change.
+/// Holm's correction applied to the time rows with a p-value: those whose
+/// p survives moved beyond the threshold, in the direction of their change.
 fn holm(rows: &mut [Row<'_>]) {
-    let mut tested: Vec<(usize, f64)> = rows
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| Some((i, r.p_value?)))
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].p_value.is_some())
         .collect();
-    tested.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let m = tested.len();
-    for (k, &(i, p)) in tested.iter().enumerate() {
-        if p > ALPHA / (m - k) as f64 {
+    let p: Vec<f64> = tested.iter().filter_map(|&i| rows[i].p_value).collect();
+    for (&i, moved) in tested.iter().zip(holm_rejects(&p, ALPHA)) {
+        if moved {
+            rows[i].verdict = if rows[i].change_pct.unwrap_or(0.0) > 0.0 {
+                Verdict::Regressed
+            } else {
+                Verdict::Improved
+            };
+        }
+    }
+}
+
+/// Holm's step-down procedure: which of the hypotheses with p-values `p`
+/// are rejected at family-wise error rate `alpha`. The smallest p is
+/// tested at α/m, the next at α/(m−1), ... until one fails; those before it
+/// are rejected.
+pub fn holm_rejects(p: &[f64], alpha: f64) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let m = p.len();
+    let mut rejected = vec![false; m];
+    for (k, &i) in order.iter().enumerate() {
+        if p[i] > alpha / (m - k) as f64 {
             break;
         }
-        rows[i].verdict = if rows[i].change_pct.unwrap_or(0.0) > 0.0 {
-            Verdict::Regressed
-        } else {
-            Verdict::Improved
-        };
+        rejected[i] = true;
     }
+    rejected
 }
 
 /// The output formats of [`Comparison::render`].

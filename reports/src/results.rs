@@ -54,8 +54,26 @@ pub struct Machine {
     pub os: String,
     /// `rustc -V` of the compiler that built the measuring binary.
     pub rustc: String,
-    /// `git rev-parse HEAD` of the measured tree, if known.
+    /// The commit the measuring binary was built from, as its builder
+    /// named it (`unknown` when it did not).
     pub git_commit: Option<String>,
+    /// Whether that tree had uncommitted changes; `None`: unknown.
+    #[serde(default)]
+    pub git_dirty: Option<bool>,
+    /// The one-minute load average when the run started; `None`: not
+    /// readable on this OS.
+    #[serde(default)]
+    pub load_start: Option<f64>,
+    /// The one-minute load average when the run ended.
+    #[serde(default)]
+    pub load_end: Option<f64>,
+    /// The CPU frequency governor (`performance`, `schedutil`, ...);
+    /// `None`: not readable (a virtual machine often hides it).
+    #[serde(default)]
+    pub cpu_governor: Option<String>,
+    /// Frequency boost, `on` or `off`; `None`: not readable.
+    #[serde(default)]
+    pub cpu_boost: Option<String>,
 }
 
 /// How the measuring binary was built.

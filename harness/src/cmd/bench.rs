@@ -30,6 +30,7 @@ pub fn run(
         print_table(*w, &records, baseline);
         results.records.extend(records);
     }
+    results.machine.load_end = machine::load_average();
     results.write(&path)?;
     outln!("results: {}", path.display());
     Ok((path, results))

@@ -178,7 +178,7 @@ fn count_tools() -> Option<String> {
 
 /// The target directory `cargo` uses for `origin`'s package (the
 /// workspace's, when it is a member of one), asked of `cargo metadata`.
-fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
+pub(crate) fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
     let dir = Path::new(origin.manifest_dir);
     if !dir.join("Cargo.toml").is_file() {
         return Err(Error::usage(format!(
@@ -211,7 +211,7 @@ fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
         .ok_or_else(|| Error::usage("matrix: `cargo metadata` names no target directory"))
 }
 
-fn cargo() -> std::ffi::OsString {
+pub(crate) fn cargo() -> std::ffi::OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 

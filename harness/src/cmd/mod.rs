@@ -1,5 +1,6 @@
 //! One module per subcommand, like rebar's `src/cmd/`.
 
+pub mod ab;
 pub mod bench;
 pub mod check;
 pub mod compare;

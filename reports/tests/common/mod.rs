@@ -77,6 +77,7 @@ pub fn file(records: Vec<Record>) -> ResultsFile {
             os: "Linux 6.1".into(),
             rustc: "rustc 1.95.0".into(),
             git_commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            ..Machine::default()
         },
         build: Build {
             target_cpu: "default".into(),

@@ -1,0 +1,248 @@
+//! The two builds of an A/B: git revisions built once and kept, or given
+//! binaries.
+//!
+//! A revision is exported (`git archive`) and built with cargo for the
+//! program's own package and binary ([`Origin`]), in one target directory
+//! shared by every revision so dependencies compile once. Binaries are
+//! kept at `<target>/bitbench-ab/<sha>/`, so a later run reuses them and
+//! the repro commands printed for a broken answer stay valid. The working
+//! tree (the default head) is built in place; when it has uncommitted
+//! changes its key is `<sha>-dirty` and it is rebuilt every time.
+
+use crate::entry::Origin;
+use crate::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// One side of the comparison.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// `A` or `B`.
+    pub label: &'static str,
+    /// What it is, for people: a short commit, `working tree`, a path.
+    pub name: String,
+    /// The executable.
+    pub exe: PathBuf,
+}
+
+/// Where an A/B keeps its builds and files: `<target>/bitbench-ab`.
+pub fn ab_dir(origin: &Origin) -> Result<PathBuf, Error> {
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::cmd::matrix::target_dir(origin)?,
+    };
+    Ok(target.join("bitbench-ab"))
+}
+
+/// Two prebuilt binaries: nothing to build, no git needed.
+pub fn binaries(a: &Path, b: &Path) -> Result<(Side, Side), Error> {
+    let side = |label, path: &Path| {
+        if !path.is_file() {
+            return Err(Error::usage(format!(
+                "--binaries: {}: no such file",
+                path.display()
+            )));
+        }
+        let exe = path
+            .canonicalize()
+            .map_err(|e| Error::usage(format!("--binaries: {}: {e}", path.display())))?;
+        Ok(Side {
+            label,
+            name: path.display().to_string(),
+            exe,
+        })
+    };
+    Ok((side("A", a)?, side("B", b)?))
+}
+
+/// Builds revision `base` as A and `head` (default: the working tree) as B.
+pub fn revisions(origin: &Origin, base: &str, head: Option<&str>) -> Result<(Side, Side), Error> {
+    let manifest = Path::new(origin.manifest_dir);
+    let repo = git(manifest, &["rev-parse", "--show-toplevel"]).map_err(|_| {
+        Error::usage(format!(
+            "ab: {} is not in a git repository; compare builds with --binaries A B",
+            manifest.display()
+        ))
+    })?;
+    let repo = PathBuf::from(repo);
+    let within = manifest
+        .canonicalize()
+        .ok()
+        .and_then(|m| {
+            let root = repo.canonicalize().ok()?;
+            m.strip_prefix(root).ok().map(Path::to_owned)
+        })
+        .unwrap_or_default();
+    let dir = ab_dir(origin)?;
+    let builder = Builder {
+        origin,
+        repo,
+        within,
+        target: std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| dir.join("build"), PathBuf::from),
+        dir,
+    };
+    let a = builder.revision("A", base)?;
+    let b = match head {
+        Some(head) => builder.revision("B", head)?,
+        None => builder.working_tree("B")?,
+    };
+    Ok((a, b))
+}
+
+struct Builder<'a> {
+    origin: &'a Origin,
+    repo: PathBuf,
+    /// The package's directory inside the repository.
+    within: PathBuf,
+    /// The cargo target directory every revision builds into.
+    target: PathBuf,
+    /// `<target>/bitbench-ab`.
+    dir: PathBuf,
+}
+
+impl Builder<'_> {
+    fn sha(&self, rev: &str) -> Result<String, Error> {
+        git(
+            &self.repo,
+            &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+        )
+        .map_err(|_| {
+            Error::usage(format!(
+                "ab: '{rev}' is not a commit of {}",
+                self.repo.display()
+            ))
+        })
+    }
+
+    fn kept(&self, key: &str) -> PathBuf {
+        self.dir.join(key).join(format!(
+            "{}{}",
+            self.origin.binary,
+            std::env::consts::EXE_SUFFIX
+        ))
+    }
+
+    fn revision(&self, label: &'static str, rev: &str) -> Result<Side, Error> {
+        let sha = self.sha(rev)?;
+        let name = format!("{rev} ({})", &sha[..sha.len().min(10)]);
+        let exe = self.kept(&sha);
+        if !exe.is_file() {
+            let src = self.dir.join("src").join(&sha);
+            if !src.join(".exported").is_file() {
+                export(&self.repo, &sha, &src).map_err(|e| {
+                    Error::usage(format!(
+                        "ab: cannot export {name} to {}: {e}",
+                        src.display()
+                    ))
+                })?;
+            }
+            self.build(&name, &src.join(&self.within), &sha, false, &exe)?;
+        }
+        Ok(Side { label, name, exe })
+    }
+
+    fn working_tree(&self, label: &'static str) -> Result<Side, Error> {
+        let sha = self.sha("HEAD")?;
+        let dirty = !git(&self.repo, &["status", "--porcelain"])
+            .unwrap_or_default()
+            .is_empty();
+        if !dirty {
+            let mut side = self.revision(label, "HEAD")?;
+            side.name = format!("working tree ({})", &sha[..sha.len().min(10)]);
+            return Ok(side);
+        }
+        let name = format!("working tree ({}+changes)", &sha[..sha.len().min(10)]);
+        let exe = self.kept(&format!("{sha}-dirty"));
+        self.build(&name, Path::new(self.origin.manifest_dir), &sha, true, &exe)?;
+        Ok(Side { label, name, exe })
+    }
+
+    /// `cargo build --release` of the program in `src`, with the commit
+    /// passed on for `main!` to record; the binary is copied to `kept`.
+    fn build(
+        &self,
+        name: &str,
+        src: &Path,
+        sha: &str,
+        dirty: bool,
+        kept: &Path,
+    ) -> Result<(), Error> {
+        eprintln!("ab: building {name}");
+        let out = Command::new(crate::cmd::matrix::cargo())
+            .args(["build", "--release", "--quiet", "-p", self.origin.package])
+            .args(["--bin", self.origin.binary])
+            .current_dir(src)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env("BITBENCH_BUILD_COMMIT", sha)
+            .env("BITBENCH_BUILD_DIRTY", dirty.to_string())
+            .stdout(Stdio::null())
+            .output()
+            .map_err(|e| Error::usage(format!("ab: cannot run cargo: {e}")))?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let why = stderr
+                .lines()
+                .find(|l| l.starts_with("error"))
+                .unwrap_or_else(|| stderr.lines().last().unwrap_or("cargo failed"));
+            return Err(Error::usage(format!(
+                "ab: revision {name} does not build: {why}"
+            )));
+        }
+        let built = self.target.join("release").join(format!(
+            "{}{}",
+            self.origin.binary,
+            std::env::consts::EXE_SUFFIX
+        ));
+        let copy = || -> std::io::Result<()> {
+            let dir = kept.parent().expect("a kept binary has a directory");
+            std::fs::create_dir_all(dir)?;
+            let tmp = dir.join(".partial");
+            std::fs::copy(&built, &tmp)?;
+            std::fs::rename(&tmp, kept)
+        };
+        copy().map_err(|e| {
+            Error::usage(format!(
+                "ab: {name}: cannot keep {} as {}: {e}",
+                built.display(),
+                kept.display()
+            ))
+        })
+    }
+}
+
+/// `git archive` of `sha` unpacked into `dest`, marked complete at the end.
+fn export(repo: &Path, sha: &str, dest: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dest)?;
+    let mut archive = Command::new("git")
+        .args(["archive", "--format=tar", sha])
+        .current_dir(repo)
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let tar = Command::new("tar")
+        .args(["-x", "-C"])
+        .arg(dest)
+        .stdin(archive.stdout.take().expect("stdout is piped"))
+        .status()?;
+    let git = archive.wait()?;
+    if !(tar.success() && git.success()) {
+        return Err(std::io::Error::other(format!(
+            "git archive ({git}) | tar -x ({tar}) failed"
+        )));
+    }
+    std::fs::write(dest.join(".exported"), sha)
+}
+
+/// `git ARGS` in `dir`, its trimmed stdout, or `Err` with its stderr.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
+    }
+}

@@ -1,0 +1,621 @@
+//! `ab`: a paired comparison of two builds of one program.
+//!
+//! Two runs of `bench` minutes apart differ by the host's drift, which
+//! hides a 1 % change. Here both builds run side by side as serve-mode
+//! children ([`crate::serve`]); the driver gets every record's inputs once,
+//! sends the same text to both, compares their answers (a difference is a
+//! verdict of its own, "broke"), then alternates single samples and judges
+//! the paired ratios ([`stats`]). Instruction counts of both builds are
+//! compared exactly. Builds without serve mode still get answers and
+//! counts, and an unpaired time comparison labelled so.
+
+mod build;
+mod child;
+mod oneshot;
+mod pairs;
+mod stats;
+mod table;
+
+pub use build::Side;
+pub use table::{Outcome, Row};
+
+use crate::entry::Suite;
+use crate::error::Error;
+use crate::serve::{Answers, Hello, Lines, Request};
+use child::Child;
+use reports::compare::{ALPHA, Format, Verdict, compare, default_threshold, holm_rejects};
+use reports::interval::Interval;
+use reports::{Metric, Record, ResultsFile, Status};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Which two builds to compare.
+#[derive(Clone, Debug)]
+pub enum Builds {
+    /// Git revisions of the program's repository; no head: the working tree.
+    Revisions {
+        /// A.
+        base: String,
+        /// B.
+        head: Option<String>,
+    },
+    /// Two prebuilt binaries of the program.
+    Binaries(PathBuf, PathBuf),
+}
+
+/// What `ab` should do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The builds.
+    pub builds: Builds,
+    /// Workloads; empty: all.
+    pub workloads: Vec<String>,
+    /// Variants; empty: each workload's declared default.
+    pub variants: Vec<String>,
+    /// Input sets; empty: each workload's quick bench sets.
+    pub sets: Vec<String>,
+    /// Metrics judged besides answers; empty: time and instructions.
+    pub metrics: Vec<Metric>,
+    /// Overrides the default thresholds (1 % each).
+    pub threshold_pct: Option<f64>,
+    /// Paired measuring time in all; `None`: 2 s per record.
+    pub seconds: Option<f64>,
+    /// Seed of the generated inputs.
+    pub seed: u64,
+    /// Output format.
+    pub format: Format,
+    /// Results file; default `results/ab-<timestamp>.json`.
+    pub out: Option<PathBuf>,
+}
+
+/// Measuring time per record when `--seconds` is not given.
+pub const SECONDS_PER_RECORD: f64 = 2.0;
+
+/// One build: its side and, when it has serve mode, the running child.
+struct Build {
+    side: Side,
+    child: Option<(Child, Hello)>,
+}
+
+impl Build {
+    /// Ends the child, if any (before counting: valgrind needs the core
+    /// more than an idle child).
+    fn stop(self) -> Side {
+        self.side
+    }
+}
+
+/// One (workload, variant, input set) to compare.
+#[derive(Clone, Debug)]
+struct Planned {
+    workload: String,
+    variant: String,
+    set: String,
+    unit: String,
+}
+
+/// Runs `ab`; `Err(Failed)` when a record regressed or broke.
+pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
+    if let Some(t) = options
+        .threshold_pct
+        .filter(|t| !(t.is_finite() && *t >= 0.0))
+    {
+        return Err(Error::usage(format!(
+            "--threshold {t}: expected a percentage of 0 or more"
+        )));
+    }
+    let metrics = if options.metrics.is_empty() {
+        vec![Metric::Time, Metric::Instructions]
+    } else {
+        options.metrics.clone()
+    };
+    let origin = suite.origin();
+    let dir = build::ab_dir(origin)?;
+    let (a, b) = match &options.builds {
+        Builds::Revisions { base, head } => build::revisions(origin, base, head.as_deref())?,
+        Builds::Binaries(a, b) => build::binaries(a, b)?,
+    };
+    let (date, stamp) = crate::machine::now();
+    let mut machine = crate::machine::machine();
+    let core = child::core();
+    let start = |side: Side| -> Build {
+        let name = format!("{} ({})", side.label, side.name);
+        let child = Child::spawn(&side.exe, &name, core)
+            .ok()
+            .and_then(|mut c| c.request::<Hello>(&Request::Hello).ok().map(|h| (c, h)));
+        Build { side, child }
+    };
+    let mut a = start(a);
+    let mut b = start(b);
+    let planned = plan(suite, options, &a, &b)?;
+    let threshold = |m| {
+        options
+            .threshold_pct
+            .unwrap_or_else(|| default_threshold_ab(m))
+    };
+    let budget = Duration::from_secs_f64(
+        options
+            .seconds
+            .map_or(SECONDS_PER_RECORD, |s| s / planned.len().max(1) as f64),
+    );
+    let files = dir.join("files");
+    let mut rows = Vec::new();
+    let mut records = Vec::new();
+    let mut agreed = 0;
+    let bar = crate::progress::bar(planned.len() as u64, "ab");
+    for p in &planned {
+        bar.set_message(format!("{}/{}/{}", p.workload, p.variant, p.set));
+        let mut row = Row::new(p, "answers", "");
+        match answers(p, options.seed, &mut a, &mut b, &files) {
+            Err(verdict) => {
+                row.verdict = verdict;
+                rows.push(row);
+            }
+            Ok(Compared::Differ(verdict, repro)) => {
+                row.verdict = verdict;
+                row.repro = repro;
+                rows.push(row);
+            }
+            Ok(Compared::Agree(elements)) => {
+                agreed += 1;
+                if metrics.contains(&Metric::Time) {
+                    let t = threshold(Metric::Time);
+                    let timed = time(
+                        p,
+                        elements,
+                        [&mut a, &mut b],
+                        budget,
+                        t,
+                        &files,
+                        &mut records,
+                    );
+                    rows.push(timed.unwrap_or_else(|e| {
+                        let mut row = Row::new(p, "time", "");
+                        row.verdict = Verdict::NotComparable(e.to_string());
+                        row
+                    }));
+                }
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    holm(&mut rows);
+    let paired = a.child.is_some() && b.child.is_some();
+    let (a, b) = (a.stop(), b.stop());
+    let mut notes = vec![format!(
+        "answers: {agreed} of {} record(s) agree on every input",
+        planned.len()
+    )];
+    if !paired {
+        notes.push(
+            "time: unpaired (a build without serve mode), one `bench --quick` run of each"
+                .to_owned(),
+        );
+    }
+    if metrics.contains(&Metric::Instructions) {
+        match count_tools() {
+            Some(reason) => notes.push(format!("instructions: not counted: {reason}")),
+            None => rows.extend(instructions(
+                &planned,
+                options.seed,
+                [&a, &b],
+                &files,
+                threshold(Metric::Instructions),
+                &mut records,
+            )),
+        }
+    }
+    machine.load_end = crate::machine::load_average();
+    let outcome = Outcome {
+        a,
+        b,
+        core,
+        rows,
+        notes,
+    };
+    crate::out!("{}", outcome.render(options.format));
+    let path = options
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/ab-{stamp}.json")));
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut file = ResultsFile::new(date, command, machine, crate::machine::build());
+    file.records = records;
+    file.write(&path)?;
+    eprintln!("ab: results written to {}", path.display());
+    outcome.exit()
+}
+
+/// The default threshold of `ab`: 1 % for time too, since pairing makes
+/// a 1 % change visible.
+fn default_threshold_ab(metric: Metric) -> f64 {
+    match metric {
+        Metric::Time => 1.0,
+        m => default_threshold(m),
+    }
+}
+
+/// The records to compare: from A's own list when it has serve mode (else
+/// B's, else this program's), the variants and sets asked for, each
+/// workload's declared default variant and quick sets otherwise.
+fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Planned>, Error> {
+    let hello = a
+        .child
+        .as_ref()
+        .or(b.child.as_ref())
+        .map(|(_, h)| h.clone());
+    let listed: Vec<(String, String, String, Vec<String>)> = match hello {
+        Some(h) => h
+            .workloads
+            .into_iter()
+            .map(|w| (w.name, w.unit, w.default_variant, w.sets))
+            .collect(),
+        None => suite
+            .workloads()
+            .iter()
+            .map(|w| {
+                (
+                    w.name().to_owned(),
+                    w.unit().to_owned(),
+                    w.default_variant().to_owned(),
+                    w.measured_sets(&[], true),
+                )
+            })
+            .collect(),
+    };
+    for name in &options.workloads {
+        if !listed.iter().any(|(w, ..)| w == name) {
+            let known: Vec<_> = listed.iter().map(|(w, ..)| w.as_str()).collect();
+            return Err(Error::usage(format!(
+                "unknown workload '{name}' (known: {})",
+                known.join(", ")
+            )));
+        }
+    }
+    let mut planned = Vec::new();
+    for (workload, unit, default, sets) in listed {
+        if !options.workloads.is_empty() && !options.workloads.contains(&workload) {
+            continue;
+        }
+        let variants = if options.variants.is_empty() {
+            vec![default]
+        } else {
+            options.variants.clone()
+        };
+        let sets = if options.sets.is_empty() {
+            sets
+        } else {
+            options.sets.clone()
+        };
+        for variant in &variants {
+            for set in &sets {
+                planned.push(Planned {
+                    workload: workload.clone(),
+                    variant: variant.clone(),
+                    set: set.clone(),
+                    unit: crate::bench::singular(&unit).to_owned(),
+                });
+            }
+        }
+    }
+    if planned.is_empty() {
+        return Err(Error::usage("ab: nothing to compare"));
+    }
+    Ok(planned)
+}
+
+/// How a record's answers compared.
+enum Compared {
+    /// The same on every input; the throughput elements of the batch when
+    /// a serve-mode build said.
+    Agree(u64),
+    /// Different: the verdict and the commands that show it.
+    Differ(Verdict, Vec<String>),
+}
+
+/// Gets the inputs once and both builds' answers on them (serve-mode
+/// children keep the batch loaded for timing); `Err`: the record cannot
+/// be compared.
+fn answers(
+    p: &Planned,
+    seed: u64,
+    a: &mut Build,
+    b: &mut Build,
+    files: &Path,
+) -> Result<Compared, Verdict> {
+    let not = |who: &str, e: Error| Verdict::NotComparable(format!("{who}: {e}"));
+    let lines = match (&mut a.child, &mut b.child) {
+        (Some((child, _)), _) | (None, Some((child, _))) => child
+            .request::<Lines>(&Request::Inputs {
+                workload: p.workload.clone(),
+                set: p.set.clone(),
+                seed,
+            })
+            .map(|l| l.lines),
+        (None, None) => oneshot::inputs(&a.side.exe, &p.workload, &p.set, seed),
+    }
+    .map_err(|e| not("inputs", e))?;
+    let stem = p.stem();
+    let file = files.join(format!("{stem}.txt"));
+    let mut elements = 1;
+    let mut solve = |build: &mut Build| -> Result<Vec<String>, Error> {
+        match &mut build.child {
+            Some((child, _)) => child
+                .request::<Answers>(&Request::Load {
+                    workload: p.workload.clone(),
+                    variant: p.variant.clone(),
+                    inputs: lines.clone(),
+                })
+                .map(|answers| {
+                    elements = answers.elements;
+                    answers.outputs
+                }),
+            None => {
+                write_lines(&file, &lines)?;
+                oneshot::solve(&build.side.exe, &p.workload, &p.variant, &file)
+            }
+        }
+    };
+    let from_a = solve(a).map_err(|e| not("A", e))?;
+    let from_b = match solve(b) {
+        Ok(answers) => answers,
+        Err(e @ Error::Failed(_)) => {
+            let why = format!("B failed where A did not: {e}");
+            return Ok(Compared::Differ(Verdict::Broke(why), Vec::new()));
+        }
+        Err(e) => return Err(not("B", e)),
+    };
+    let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {
+        return Ok(Compared::Agree(elements));
+    };
+    let input = files.join(format!("{stem}-broke-{i}.txt"));
+    write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
+    let shown = |x: Option<&String>| x.map_or("nothing".to_owned(), |s| format!("'{s}'"));
+    let why = format!(
+        "answers differ on input '{}' (#{} of {}): A {}, B {}",
+        lines[i],
+        i + 1,
+        p.set,
+        shown(from_a.get(i)),
+        shown(from_b.get(i))
+    );
+    let repro = [&a.side, &b.side]
+        .iter()
+        .map(|s| {
+            format!(
+                "{} solve {} --variant {} --input-file {}",
+                s.exe.display(),
+                p.workload,
+                p.variant,
+                input.display()
+            )
+        })
+        .collect();
+    Ok(Compared::Differ(Verdict::Broke(why), repro))
+}
+
+fn write_lines(path: &Path, lines: &[String]) -> Result<(), Error> {
+    let io = |e: std::io::Error| Error::usage(format!("{}: cannot write: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    std::fs::write(path, lines.join("\n") + "\n").map_err(io)
+}
+
+impl Planned {
+    /// A file-name stem for the record.
+    fn stem(&self) -> String {
+        format!("{}-{}-{}", self.workload, self.variant, self.set).replace(['/', ':', ' '], "_")
+    }
+
+    /// A results-file record of one side's samples (ns per element, in
+    /// the order taken), split into ten consecutive rounds so the median
+    /// gets an interval as `bench`'s do.
+    fn record(&self, side: &Side, samples: &[f64], elements: u64) -> Record {
+        let summary = crate::stats::summarize(samples).unwrap_or(crate::stats::Summary {
+            median: 0.0,
+            mad: 0.0,
+            min: 0.0,
+            max: 0.0,
+        });
+        let rounds: Vec<Vec<f64>> = samples
+            .chunks(samples.len().div_ceil(10).max(1))
+            .map(<[f64]>::to_vec)
+            .collect();
+        let seed = reports::interval::seed_of(&[&self.workload, &self.variant, &self.set]);
+        Record {
+            workload: self.workload.clone(),
+            variant: self.variant.clone(),
+            input_set: self.set.clone(),
+            target_cpu: crate::machine::target_cpu().to_owned(),
+            metric: Metric::Time,
+            unit: format!("ns/{}", self.unit),
+            status: Status::Ok,
+            median: summary.median,
+            mad: summary.mad,
+            min: summary.min,
+            max: summary.max,
+            samples: samples.len() as u32,
+            elements_per_sample: elements,
+            source: Some(format!("{} {}", side.label, side.name)),
+            interval: reports::interval::median_interval(&rounds, seed),
+            rounds,
+            ..Record::default()
+        }
+    }
+}
+
+/// Times one record: paired when both builds serve (the batch is loaded),
+/// else one `bench --quick` of each, unpaired. Both sides' records go to
+/// `records`.
+fn time(
+    p: &Planned,
+    elements: u64,
+    [a, b]: [&mut Build; 2],
+    budget: Duration,
+    threshold: f64,
+    files: &Path,
+    records: &mut Vec<Record>,
+) -> Result<Row, Error> {
+    let (Some((ca, _)), Some((cb, _))) = (&mut a.child, &mut b.child) else {
+        return unpaired(p, [&a.side, &b.side], threshold, files, records);
+    };
+    let pairs = pairs::measure(ca, cb, elements, budget)?;
+    let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
+    let mut row = Row::new(p, "time", &format!("ns/{}", p.unit));
+    row.threshold_pct = threshold;
+    records.push(p.record(&a.side, &xs, elements));
+    records.push(p.record(&b.side, &ys, elements));
+    let [ra, rb] = [&records[records.len() - 2], &records[records.len() - 1]];
+    (row.a, row.b) = (Some(ra.median), Some(rb.median));
+    row.pairs = pairs.len();
+    row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
+    match stats::judge(&pairs, threshold) {
+        Some(j) => {
+            row.change_pct = Some((j.ratio - 1.0) * 100.0);
+            row.interval_pct = Some(Interval {
+                low: (j.interval.low - 1.0) * 100.0,
+                high: (j.interval.high - 1.0) * 100.0,
+            });
+            row.p_value = Some(j.p_value);
+        }
+        None => {
+            row.verdict = Verdict::NotComparable(format!(
+                "{} pairs, fewer than {}",
+                pairs.len(),
+                stats::MIN_PAIRS
+            ));
+        }
+    }
+    Ok(row)
+}
+
+/// One `bench --quick` run of each build, compared as `compare` does.
+fn unpaired(
+    p: &Planned,
+    sides: [&Side; 2],
+    threshold: f64,
+    files: &Path,
+    records: &mut Vec<Record>,
+) -> Result<Row, Error> {
+    let run = |side: &Side| {
+        let out = files.join(format!("{}-bench-{}.json", p.stem(), side.label));
+        oneshot::measure(
+            &side.exe,
+            &["bench", "--quick"],
+            &p.workload,
+            std::slice::from_ref(&p.variant),
+            std::slice::from_ref(&p.set),
+            1,
+            &out,
+        )
+    };
+    let (fa, fb) = (run(sides[0])?, run(sides[1])?);
+    let compared = compare(&fa, &fb, &[Metric::Time], Some(threshold));
+    let mut row = compared
+        .rows
+        .iter()
+        .find(|r| r.new.variant == p.variant && r.new.input_set == p.set)
+        .map(|r| Row::from_compared(r, "time (unpaired)"))
+        .ok_or_else(|| Error::failed("no time record in common"))?;
+    row.threshold_pct = threshold;
+    labelled(records, &fa, sides[0]);
+    labelled(records, &fb, sides[1]);
+    Ok(row)
+}
+
+/// Appends `file`'s records, each labelled with the side it measured.
+fn labelled(records: &mut Vec<Record>, file: &ResultsFile, side: &Side) {
+    records.extend(file.records.iter().cloned().map(|r| Record {
+        source: Some(format!("{} {}", side.label, side.name)),
+        ..r
+    }));
+}
+
+/// Holm's correction over the paired time rows: those whose p-value
+/// survives moved beyond the threshold, in the direction of their change.
+fn holm(rows: &mut [Row]) {
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].metric == "time" && rows[i].p_value.is_some())
+        .collect();
+    let p: Vec<f64> = tested.iter().filter_map(|&i| rows[i].p_value).collect();
+    for (&i, moved) in tested.iter().zip(holm_rejects(&p, ALPHA)) {
+        rows[i].verdict = match (moved, rows[i].change_pct.unwrap_or(0.0) > 0.0) {
+            (false, _) => Verdict::NoChange,
+            (true, true) => Verdict::Regressed,
+            (true, false) => Verdict::Improved,
+        };
+    }
+}
+
+/// Why instructions cannot be counted here, if they cannot.
+fn count_tools() -> Option<String> {
+    #[cfg(feature = "count")]
+    return crate::counting::check_tools().err();
+    #[cfg(not(feature = "count"))]
+    Some("this program was built without bitbench's `count` feature".to_owned())
+}
+
+/// Both builds' `count --out` for the planned records, one run per
+/// workload, compared exactly.
+fn instructions(
+    planned: &[Planned],
+    seed: u64,
+    sides: [&Side; 2],
+    files: &Path,
+    threshold: f64,
+    records: &mut Vec<Record>,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut workloads: Vec<&str> = planned.iter().map(|p| p.workload.as_str()).collect();
+    workloads.dedup();
+    for workload in workloads {
+        let mine: Vec<&Planned> = planned.iter().filter(|p| p.workload == workload).collect();
+        let mut variants: Vec<String> = mine.iter().map(|p| p.variant.clone()).collect();
+        let mut sets: Vec<String> = mine.iter().map(|p| p.set.clone()).collect();
+        variants.sort();
+        variants.dedup();
+        sets.sort();
+        sets.dedup();
+        let run = |side: &Side| {
+            let out = files.join(format!("count-{workload}-{}.json", side.label));
+            eprintln!("ab: counting instructions of {workload} in {}", side.label);
+            oneshot::measure(
+                &side.exe,
+                &["count"],
+                workload,
+                &variants,
+                &sets,
+                seed,
+                &out,
+            )
+        };
+        let counted = run(sides[0]).and_then(|fa| Ok((run(sides[1])?, fa)));
+        let (fb, fa) = match counted {
+            Ok(files) => files,
+            Err(e) => {
+                for p in mine {
+                    let mut row = Row::new(p, "instructions", "");
+                    row.verdict = Verdict::NotComparable(e.to_string());
+                    rows.push(row);
+                }
+                continue;
+            }
+        };
+        let compared = compare(&fa, &fb, &[Metric::Instructions], Some(threshold));
+        rows.extend(
+            compared
+                .rows
+                .iter()
+                .filter(|r| {
+                    mine.iter()
+                        .any(|p| p.variant == r.new.variant && p.set == r.new.input_set)
+                })
+                .map(|r| Row::from_compared(r, "instructions")),
+        );
+        labelled(records, &fa, sides[0]);
+        labelled(records, &fb, sides[1]);
+    }
+    rows
+}

@@ -1,0 +1,195 @@
+//! The decision rule of paired A/B timing: a sign test on paired log-ratios.
+//!
+//! Each pair is one sample of A and one of B taken back to back, so the
+//! host's drift is common to both and cancels in `ln(B/A)`. The sign test
+//! asks whether more pairs lie beyond the threshold than chance allows; it
+//! assumes nothing about the shape of the noise, so the long right tail of
+//! a shared machine (preemption) cannot fake a change. The number of pairs
+//! is fixed before measuring (from the time budget), never chosen by
+//! peeking at the data, so the test keeps its error rate; Holm's correction
+//! across records comes from [`reports::compare::holm_rejects`].
+
+use reports::interval::Interval;
+use std::time::Duration;
+
+/// Fewest pairs a record is judged on: ten pairs all one way is already
+/// p ≈ 0.002.
+pub const MIN_PAIRS: usize = 10;
+/// Most pairs per record, bounding memory and the results file.
+pub const MAX_PAIRS: usize = 4000;
+
+/// How many pairs fit `budget` when one pair costs `pair`: decided before
+/// any pair is measured.
+pub fn planned_pairs(budget: Duration, pair: Duration) -> usize {
+    let n = budget.as_secs_f64() / pair.as_secs_f64().max(1e-9);
+    (n as usize).clamp(MIN_PAIRS, MAX_PAIRS)
+}
+
+/// One record's paired comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The median of `B ÷ A` over the pairs.
+    pub ratio: f64,
+    /// Its 95 % distribution-free interval (order statistics).
+    pub interval: Interval,
+    /// The two-sided p-value of "moved beyond the threshold".
+    pub p_value: f64,
+}
+
+/// Judges pairs `(a, b)` against a threshold in percent; `None` when there
+/// are fewer than [`MIN_PAIRS`] pairs.
+pub fn judge(pairs: &[(f64, f64)], threshold_pct: f64) -> Option<Judged> {
+    if pairs.len() < MIN_PAIRS {
+        return None;
+    }
+    let mut d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
+    d.sort_by(f64::total_cmp);
+    let t = (1.0 + threshold_pct / 100.0).ln();
+    let n = d.len();
+    let slower = d.iter().filter(|&&x| x > t).count();
+    let faster = d.iter().filter(|&&x| x < -t).count();
+    let p_value = (2.0 * upper_tail(n, slower.max(faster))).min(1.0);
+    // The median's 95 % interval: the order statistics a Binomial(n, ½)
+    // count puts around the middle.
+    let half_width = 1.96 * (n as f64).sqrt() / 2.0;
+    let low = ((n as f64 / 2.0 - half_width).floor().max(0.0)) as usize;
+    let high = ((n as f64 / 2.0 + half_width).ceil() as usize).min(n - 1);
+    let median = if n % 2 == 1 {
+        d[n / 2]
+    } else {
+        (d[n / 2 - 1] + d[n / 2]) / 2.0
+    };
+    Some(Judged {
+        ratio: median.exp(),
+        interval: Interval {
+            low: d[low].exp(),
+            high: d[high].exp(),
+        },
+        p_value,
+    })
+}
+
+/// `P(X ≥ k)` for `X ~ Binomial(n, ½)`, summed exactly in log space.
+fn upper_tail(n: usize, k: usize) -> f64 {
+    let ln2n = n as f64 * std::f64::consts::LN_2;
+    let mut ln_choose = 0.0; // ln C(n, 0)
+    let mut sum = 0.0;
+    for j in 0..=n {
+        if j >= k {
+            sum += (ln_choose - ln2n).exp();
+        }
+        ln_choose += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
+    }
+    sum.min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reports::compare::{ALPHA, holm_rejects};
+
+    /// A seeded generator of the noise a shared host adds to one sample:
+    /// a slow drift common to a pair, 1.5 % jitter of each sample, and one
+    /// sample in twenty slowed by up to 30 % (preemption).
+    struct Host {
+        x: u64,
+        drift: f64,
+    }
+
+    impl Host {
+        fn unit(&mut self) -> f64 {
+            self.x = self
+                .x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.x >> 11) as f64 / (1u64 << 53) as f64
+        }
+
+        fn sample(&mut self, centre: f64) -> f64 {
+            let jitter = 1.0 + 0.015 * (self.unit() - 0.5) * 2.0;
+            let tail = if self.unit() < 0.05 {
+                1.0 + 0.3 * self.unit()
+            } else {
+                1.0
+            };
+            centre * self.drift * jitter * tail
+        }
+
+        /// `n` pairs of A around 1000 and B `shift` times slower, in the
+        /// driver's A B B A order.
+        fn pairs(&mut self, n: usize, shift: f64) -> Vec<(f64, f64)> {
+            (0..n)
+                .map(|i| {
+                    self.drift = (self.drift * (1.0 + 0.01 * (self.unit() - 0.5))).clamp(0.9, 1.1);
+                    if i % 2 == 0 {
+                        let a = self.sample(1000.0);
+                        (a, self.sample(1000.0 * shift))
+                    } else {
+                        let b = self.sample(1000.0 * shift);
+                        (self.sample(1000.0), b)
+                    }
+                })
+                .collect()
+        }
+    }
+
+    /// The stopping rule as the driver applies it: 2 s per record, a pair
+    /// of two 2 ms samples plus the requests' overhead.
+    fn planned() -> usize {
+        planned_pairs(Duration::from_secs(2), Duration::from_micros(4200))
+    }
+
+    fn flagged(seed: u64, shift: f64, threshold: f64) -> bool {
+        let mut host = Host {
+            x: seed,
+            drift: 1.0,
+        };
+        let judged = judge(&host.pairs(planned(), shift), threshold).unwrap();
+        holm_rejects(&[judged.p_value], ALPHA)[0]
+    }
+
+    #[test]
+    fn a_a_flags_at_most_5_percent_and_a_1_percent_shift_at_least_90() {
+        let runs = 200;
+        for threshold in [0.0, 0.5] {
+            let a_a = (0..runs).filter(|&s| flagged(s, 1.0, threshold)).count();
+            assert!(
+                a_a * 20 <= runs as usize,
+                "A/A at {threshold}%: {a_a}/{runs}"
+            );
+        }
+        let shifted = (0..runs).filter(|&s| flagged(1000 + s, 1.01, 0.5)).count();
+        assert!(shifted * 10 >= runs as usize * 9, "1 %: {shifted}/{runs}");
+        let slower = (0..runs).filter(|&s| flagged(5000 + s, 0.99, 0.5)).count();
+        assert!(slower * 10 >= runs as usize * 9, "-1 %: {slower}/{runs}");
+    }
+
+    #[test]
+    fn the_interval_holds_the_shift_and_outliers_do_not_move_it() {
+        let mut host = Host { x: 7, drift: 1.0 };
+        let mut pairs = host.pairs(400, 1.03);
+        for p in pairs.iter_mut().take(20) {
+            p.1 *= 3.0;
+        }
+        let j = judge(&pairs, 1.0).unwrap();
+        assert!(j.interval.low < 1.03 && j.interval.high > 1.03, "{j:?}");
+        assert!(j.interval.high - j.interval.low < 0.01, "{j:?}");
+        assert!(j.p_value < 1e-6, "{j:?}");
+    }
+
+    #[test]
+    fn few_pairs_are_not_judged_and_the_tail_is_exact() {
+        assert_eq!(judge(&[(1.0, 2.0); MIN_PAIRS - 1], 1.0), None);
+        assert!((upper_tail(10, 10) - 1.0 / 1024.0).abs() < 1e-12);
+        assert!((upper_tail(4, 2) - 11.0 / 16.0).abs() < 1e-12);
+        assert_eq!(upper_tail(5, 0), 1.0);
+        assert_eq!(
+            planned_pairs(Duration::from_secs(2), Duration::from_secs(1)),
+            10
+        );
+        assert_eq!(
+            planned_pairs(Duration::from_secs(2), Duration::from_millis(4)),
+            500
+        );
+    }
+}

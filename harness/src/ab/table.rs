@@ -1,0 +1,315 @@
+//! What `ab` prints: one row per (record, metric) with its verdict, as an
+//! aligned table, Markdown or JSON, and the exit the verdicts call for.
+
+use super::build::Side;
+use crate::error::Error;
+use reports::compare::{self, Format, Verdict};
+use reports::interval::Interval;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// One judged (record, metric).
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Workload name.
+    pub workload: String,
+    /// Variant name.
+    pub variant: String,
+    /// Input set.
+    pub input_set: String,
+    /// `time`, `time (unpaired)`, `instructions` or `answers`.
+    pub metric: String,
+    /// Unit of `a` and `b`.
+    pub unit: String,
+    /// A's median.
+    pub a: Option<f64>,
+    /// B's median.
+    pub b: Option<f64>,
+    /// `B ÷ A − 1` in percent (paired time: the median of the pairs' ratios).
+    pub change_pct: Option<f64>,
+    /// Its 95 % interval in percent.
+    pub interval_pct: Option<Interval>,
+    /// The p-value of "moved beyond the threshold", before Holm.
+    pub p_value: Option<f64>,
+    /// The threshold applied, in percent.
+    pub threshold_pct: f64,
+    /// Pairs measured (paired time).
+    pub pairs: usize,
+    /// The outcome.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// Each pair's `B ÷ A`, in the order taken (paired time).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ratios: Vec<f64>,
+    /// Commands that reproduce a broken answer with each build.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repro: Vec<String>,
+}
+
+impl Row {
+    pub(super) fn new(p: &super::Planned, metric: &str, unit: &str) -> Row {
+        Row {
+            workload: p.workload.clone(),
+            variant: p.variant.clone(),
+            input_set: p.set.clone(),
+            metric: metric.to_owned(),
+            unit: unit.to_owned(),
+            a: None,
+            b: None,
+            change_pct: None,
+            interval_pct: None,
+            p_value: None,
+            threshold_pct: 0.0,
+            pairs: 0,
+            verdict: Verdict::NoChange,
+            ratios: Vec::new(),
+            repro: Vec::new(),
+        }
+    }
+
+    /// A row of `compare`'s, base A and new B.
+    pub(super) fn from_compared(r: &compare::Row<'_>, metric: &str) -> Row {
+        Row {
+            workload: r.new.workload.clone(),
+            variant: r.new.variant.clone(),
+            input_set: r.new.input_set.clone(),
+            metric: metric.to_owned(),
+            unit: r.new.unit.clone(),
+            a: Some(r.base.median),
+            b: Some(r.new.median),
+            change_pct: r.change_pct,
+            interval_pct: r.interval_pct,
+            p_value: r.p_value,
+            threshold_pct: r.threshold_pct,
+            pairs: 0,
+            verdict: r.verdict.clone(),
+            ratios: Vec::new(),
+            repro: Vec::new(),
+        }
+    }
+
+    fn cells(&self) -> [String; 8] {
+        let value = |v: Option<f64>| v.map_or("-".to_owned(), short);
+        [
+            self.workload.clone(),
+            self.variant.clone(),
+            self.input_set.clone(),
+            if self.unit.is_empty() {
+                self.metric.clone()
+            } else {
+                format!("{} ({})", self.metric, self.unit)
+            },
+            value(self.a),
+            value(self.b),
+            match (self.change_pct, self.interval_pct) {
+                (Some(c), Some(i)) => format!("{c:+.2}% ({:+.2}…{:+.2})", i.low, i.high),
+                (Some(c), None) => format!("{c:+.2}%"),
+                (None, _) => "-".to_owned(),
+            },
+            self.verdict.label(),
+        ]
+    }
+}
+
+const HEADER: [&str; 8] = [
+    "workload",
+    "variant",
+    "input set",
+    "metric",
+    "A",
+    "B",
+    "B/A change (95% interval)",
+    "verdict",
+];
+
+/// The whole comparison.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Build A.
+    pub a: Side,
+    /// Build B.
+    pub b: Side,
+    /// The core the builds were pinned to, if any.
+    pub core: Option<usize>,
+    /// Every judged (record, metric).
+    pub rows: Vec<Row>,
+    /// What was not judged, or how, in a sentence each.
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    /// Counts of rows: regressed, broke, improved, no change, not comparable.
+    fn counts(&self) -> [usize; 5] {
+        let mut counts = [0; 5];
+        for r in &self.rows {
+            counts[match r.verdict {
+                Verdict::Regressed => 0,
+                Verdict::Broke(_) => 1,
+                Verdict::Improved => 2,
+                Verdict::NoChange => 3,
+                Verdict::NotComparable(_) => 4,
+            }] += 1;
+        }
+        counts
+    }
+
+    fn summary(&self) -> String {
+        let [regressed, broke, improved, same, other] = self.counts();
+        format!(
+            "{regressed} regressed, {broke} broke, {improved} improved, {same} no change, \
+             {other} not comparable (time: sign test on paired B/A, Holm-corrected at {:.0}%; \
+             instructions: exact; answers: canonical text)",
+            compare::ALPHA * 100.0
+        )
+    }
+
+    fn builds(&self) -> String {
+        let pinned = self.core.map_or("not pinned (no taskset)".to_owned(), |c| {
+            format!("pinned to core {c}")
+        });
+        format!(
+            "A: {}\nB: {}\nchildren {pinned}, samples alternated A B B A",
+            self.a.name, self.b.name
+        )
+    }
+
+    /// The outcome in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Json => self.json(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut lines: Vec<[String; 8]> = vec![HEADER.map(str::to_owned)];
+        lines.extend(self.rows.iter().map(Row::cells));
+        let mut widths = [0usize; 8];
+        for line in &lines {
+            for (w, cell) in widths.iter_mut().zip(line) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let mut out = format!("{}\n\n", self.builds());
+        for line in &lines {
+            for (i, (cell, w)) in line.iter().zip(widths).enumerate() {
+                if (4..7).contains(&i) {
+                    let _ = write!(out, "{cell:>w$}  ");
+                } else {
+                    let _ = write!(out, "{cell:<w$}  ");
+                }
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        }
+        for r in &self.rows {
+            for command in &r.repro {
+                let _ = writeln!(out, "  reproduce: {command}");
+            }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "{note}");
+        }
+        let _ = writeln!(out, "\n{}", self.summary());
+        out
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = format!(
+            "{}\n\n| {} |\n|{}\n",
+            self.builds().replace('\n', "  \n"),
+            HEADER.join(" | "),
+            "---|".repeat(HEADER.len())
+        );
+        for row in &self.rows {
+            let mut cells = row.cells();
+            if row.verdict.fails() {
+                cells[7] = format!("**{}**", cells[7]);
+            }
+            let _ = writeln!(out, "| {} |", cells.join(" | ").replace('\n', " "));
+        }
+        let _ = writeln!(out);
+        for r in &self.rows {
+            for command in &r.repro {
+                let _ = writeln!(out, "- reproduce: `{command}`");
+            }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "- {note}");
+        }
+        let _ = write!(out, "\n{}\n", self.summary());
+        out
+    }
+
+    fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct Build<'a> {
+            name: &'a str,
+            exe: String,
+        }
+        #[derive(Serialize)]
+        struct Document<'a> {
+            a: Build<'a>,
+            b: Build<'a>,
+            core: Option<usize>,
+            rows: &'a [Row],
+            notes: &'a [String],
+            regressed: usize,
+            broke: usize,
+            improved: usize,
+            no_change: usize,
+            not_comparable: usize,
+        }
+        fn build(s: &Side) -> Build<'_> {
+            Build {
+                name: &s.name,
+                exe: s.exe.display().to_string(),
+            }
+        }
+        let [regressed, broke, improved, no_change, not_comparable] = self.counts();
+        let doc = Document {
+            a: build(&self.a),
+            b: build(&self.b),
+            core: self.core,
+            rows: &self.rows,
+            notes: &self.notes,
+            regressed,
+            broke,
+            improved,
+            no_change,
+            not_comparable,
+        };
+        serde_json::to_string_pretty(&doc).expect("the outcome serialises") + "\n"
+    }
+
+    /// `Err(Failed)` when a row regressed or broke; `Err(Usage)` when no
+    /// row could be judged (a gate that cannot judge does not pass).
+    pub fn exit(&self) -> Result<(), Error> {
+        let [regressed, broke, improved, same, _] = self.counts();
+        if regressed + broke > 0 {
+            return Err(Error::failed(format!(
+                "{regressed} record(s) regressed, {broke} broke"
+            )));
+        }
+        if improved + same == 0 {
+            return Err(Error::usage(
+                "ab: no record could be judged (see the reasons above)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Three significant digits, whole numbers from 1000 up.
+fn short(v: f64) -> String {
+    if v.abs() >= 1000.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}

@@ -1,0 +1,111 @@
+//! `bitbench ab`: the command line of the paired A/B of two builds; the
+//! work is in [`crate::ab`].
+
+use crate::ab::{self, Builds, Options};
+use crate::entry::Suite;
+use crate::error::Error;
+use reports::Metric;
+use reports::compare::Format;
+use std::path::PathBuf;
+
+/// `bitbench ab`'s command line.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct Args {
+    /// A: a git revision of this program's repository (a commit, branch or tag).
+    #[arg(required_unless_present = "binaries", conflicts_with = "binaries")]
+    base: Option<String>,
+    /// B: a git revision; default: the working tree, uncommitted changes included.
+    head: Option<String>,
+    /// Compare two built binaries of the program instead of revisions (no git needed).
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    binaries: Vec<PathBuf>,
+    /// Workloads to compare; default: all.
+    #[arg(long = "workload", num_args = 1.., value_name = "WORKLOAD")]
+    workloads: Vec<String>,
+    /// Variants to compare; default: each workload's declared default.
+    #[arg(long, num_args = 1..)]
+    variant: Vec<String>,
+    /// Input sets; default: each workload's quick bench sets.
+    #[arg(long, num_args = 1..)]
+    inputs: Vec<String>,
+    /// Metrics judged besides the answers (always compared); default: both.
+    #[arg(long, num_args = 1.., value_parser = ["time", "instructions"])]
+    metric: Vec<String>,
+    /// Percent change that counts, for time and instructions; default: 1.
+    #[arg(long, value_name = "PCT")]
+    threshold: Option<f64>,
+    /// Paired measuring time in all, shared equally by the records;
+    /// default: 2 s per record.
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output: an aligned table, Markdown (for $GITHUB_STEP_SUMMARY) or JSON.
+    #[arg(long, default_value = "text", value_parser = ["text", "markdown", "json"])]
+    format: String,
+    /// Results file with both builds' records; default: results/ab-TIMESTAMP.json.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+const AFTER_HELP: &str = "\
+Revisions are built with cargo (the program's own package and binary) into \
+one shared target directory and kept at <target>/bitbench-ab/<sha>/, so a \
+second run reuses them. A revision that does not build is refused.
+
+What works for which build:
+  answers       every build: the driver gets each record's inputs once and \
+compares both builds' canonical answers; a difference is BROKE (exit 1), \
+with both builds' `solve` commands.
+  instructions  every build with `count` (valgrind and gungraun-runner \
+installed): both builds' `count`, compared exactly.
+  time          builds with serve mode (this version on): paired samples, \
+alternated A B B A on one pinned core, judged by a sign test on the paired \
+ratios with Holm's correction; older builds: one `bench --quick` of each, \
+labelled unpaired.
+
+Exit codes: 0 no regression, 1 a record regressed or broke, 2 unusable \
+input (an unknown revision, a build that fails, nothing to judge).";
+
+/// Runs `bitbench ab`.
+pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+    let builds = match (args.base, args.binaries.as_slice()) {
+        (_, [a, b]) => Builds::Binaries(a.clone(), b.clone()),
+        (Some(base), _) => Builds::Revisions {
+            base,
+            head: args.head,
+        },
+        (None, _) => return Err(Error::usage("ab: give BASE [HEAD] or --binaries A B")),
+    };
+    if let Some(s) = args.seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+        return Err(Error::usage(format!(
+            "--seconds {s}: expected a positive number of seconds"
+        )));
+    }
+    let options = Options {
+        builds,
+        workloads: args.workloads,
+        variants: args.variant,
+        sets: args.inputs,
+        metrics: args
+            .metric
+            .iter()
+            .map(|m| match m.as_str() {
+                "time" => Metric::Time,
+                _ => Metric::Instructions,
+            })
+            .collect(),
+        threshold_pct: args.threshold,
+        seconds: args.seconds,
+        seed: args.seed,
+        format: match args.format.as_str() {
+            "markdown" => Format::Markdown,
+            "json" => Format::Json,
+            _ => Format::Text,
+        },
+        out: args.out,
+    };
+    ab::run(suite, &options)
+}

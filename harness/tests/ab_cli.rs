@@ -1,0 +1,278 @@
+//! `ab` end to end on a fixture crate with a git history of its own.
+//!
+//! The test writes a tiny crate outside this workspace (a dependent loop
+//! kernel, through `bitbench::main!`), commits a base and four changes, and
+//! runs the crate's own `ab` against the base: more instructions with the
+//! same answers (regressed on instructions, where valgrind is present),
+//! one changed answer (broke, naming the input, with repro commands that
+//! still work afterwards), a loop three times slower (regressed on time)
+//! and the base again (no change). Then `--binaries` on two kept builds.
+//! Every build shares this workspace's target directory and lock file, so
+//! only the fixture compiles.
+
+mod common;
+
+use common::{build_outside, tool_missing};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The fixture; `ANSWER` is replaced by each commit's body of `answer`.
+const LIB: &str = r#"
+use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use std::hint::black_box;
+
+/// A uniform dependent loop over one word.
+pub struct Steps;
+
+const STEPS: u64 = 2000;
+
+fn walk(mut x: u64) -> u64 {
+    for _ in 0..STEPS {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) ^ (x >> 29);
+    }
+    x
+}
+
+fn answer(x: u64) -> u64 {
+    ANSWER
+}
+
+struct Loop;
+
+impl Solve<u64, u64> for Loop {
+    fn solve_batch(&self, inputs: &[u64], out: &mut [u64]) {
+        for (x, o) in inputs.iter().zip(out) {
+            *o = answer(*x);
+        }
+    }
+}
+
+impl Workload for Steps {
+    type Input = u64;
+    type Output = u64;
+    fn name(&self) -> &'static str { "steps" }
+    fn description(&self) -> &'static str { "a dependent loop" }
+    fn unit(&self) -> &'static str { "words" }
+    fn variants(&self) -> Vec<VariantInfo> { vec![VariantInfo::new("loop", "the loop", &[])] }
+    fn default_variant(&self) -> &'static str { "loop" }
+    fn solver(&self, v: &str) -> Option<Box<dyn Solve<u64, u64>>> {
+        (v == "loop").then(|| Box::new(Loop) as Box<dyn Solve<u64, u64>>)
+    }
+    fn input_sets(&self) -> Vec<InputSetInfo> {
+        vec![InputSetInfo { pattern: "random", description: "random words" }]
+    }
+    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
+    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
+    fn bench_batch(&self, _quick: bool) -> usize { 256 }
+    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+        if name != "random" {
+            return Err(format!("unknown input set '{name}'"));
+        }
+        Ok((0..n as u64).map(|i| (i + seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
+    }
+    fn parse_input(&self, text: &str) -> Result<u64, String> {
+        text.parse().map_err(|e| format!("'{text}': {e}"))
+    }
+    fn format_input(&self, x: &u64) -> String { x.to_string() }
+    fn format_output(&self, x: &u64) -> String { x.to_string() }
+    fn same(&self, a: &u64, b: &u64) -> bool { a == b }
+}
+"#;
+
+const BASE: &str = "let _ = black_box(0); walk(x)";
+/// The same answers, a second loop's worth of instructions.
+const MORE_INSTRUCTIONS: &str = "let mut y = 0u64; for i in 0..STEPS { y = black_box(y.wrapping_add(i)); } black_box(y); walk(x)";
+/// Every third input's answer changes.
+const CHANGED_ANSWER: &str = "let r = walk(x); if x % 3 == 0 { r ^ 1 } else { r }";
+/// The loop three times over, the same answers.
+const THREE_TIMES: &str = "let mut r = 0; for _ in 0..3 { r = walk(black_box(x)); } r";
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "ab test")
+        .env("GIT_AUTHOR_EMAIL", "ab@example.invalid")
+        .env("GIT_COMMITTER_NAME", "ab test")
+        .env("GIT_COMMITTER_EMAIL", "ab@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out).1);
+    text(&out).0.trim().to_owned()
+}
+
+fn commit(dir: &Path, body: &str, message: &str) -> String {
+    std::fs::write(dir.join("src/lib.rs"), LIB.replace("ANSWER", body)).unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", message]);
+    git(dir, &["rev-parse", "HEAD"])
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// This workspace's target directory, which the fixture's builds share.
+fn target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        PathBuf::from,
+    )
+}
+
+fn ab(driver: &Path, dir: &Path, args: &[&str]) -> Output {
+    Command::new(driver)
+        .arg("ab")
+        .args(args)
+        .args(["--seconds", "1", "--threshold", "3"])
+        .current_dir(dir)
+        .env("CI", "1")
+        .env("CARGO_TARGET_DIR", target())
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .expect("the fixture runs")
+}
+
+/// The verdict cell of the row for `metric`.
+fn verdict<'a>(out: &'a str, metric: &str) -> Option<&'a str> {
+    out.lines()
+        .find(|l| l.starts_with("steps") && l.contains(&format!(" {metric} ")))
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .last()
+                .unwrap_or("")
+        })
+}
+
+#[test]
+fn ab_judges_instructions_answers_and_time_of_two_commits() {
+    let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let manifest = format!(
+        r#"[package]
+name = "abfix"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+bitbench = {{ path = {:?}, default-features = false, features = ["count"] }}
+
+[workspace]
+
+[profile.release]
+debug = "line-tables-only"
+codegen-units = 1
+lto = "thin"
+"#,
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
+    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
+    git(&dir, &["init", "-q"]);
+    let base = commit(&dir, BASE, "base");
+    let more = commit(&dir, MORE_INSTRUCTIONS, "more instructions");
+    let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
+    let slower = commit(&dir, THREE_TIMES, "three times slower");
+    let again = commit(&dir, BASE, "the base again");
+    // The driver: the fixture's own binary, copied away from the target
+    // directory the revision builds write to.
+    let driver = dir.join("driver");
+    std::fs::copy(build_outside(&dir, "abfix"), &driver).unwrap();
+
+    let o = ab(&driver, &dir, &[&base, &more]);
+    let (out, err) = text(&o);
+    if tool_missing("valgrind") || tool_missing("gungraun-runner") {
+        eprintln!("instruction verdict not asserted: valgrind or gungraun-runner missing");
+    } else {
+        assert_eq!(o.status.code(), Some(1), "{out}{err}");
+        assert_eq!(
+            verdict(&out, "instructions"),
+            Some("REGRESSED"),
+            "{out}{err}"
+        );
+    }
+    assert!(out.contains("agree on every input"), "{out}{err}");
+
+    let o = ab(&driver, &dir, &[&base, &changed, "--metric", "time"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let row = verdict(&out, "answers").unwrap_or_default();
+    assert!(
+        row.starts_with("BROKE: answers differ on input '"),
+        "{out}{err}"
+    );
+    // Both repro commands still run, and show the difference.
+    let repro: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("reproduce: "))
+        .collect();
+    assert_eq!(repro.len(), 2, "{out}");
+    let answers: Vec<String> = repro
+        .iter()
+        .map(|command| {
+            let parts: Vec<&str> = command.split(' ').collect();
+            let o = Command::new(parts[0]).args(&parts[1..]).output().unwrap();
+            assert!(o.status.success(), "{command}: {}", text(&o).1);
+            text(&o).0
+        })
+        .collect();
+    assert_ne!(answers[0], answers[1], "{repro:?}");
+
+    let o = ab(&driver, &dir, &[&base, &slower, "--metric", "time"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(verdict(&out, "time"), Some("REGRESSED"), "{out}{err}");
+
+    let o = ab(&driver, &dir, &[&base, &again]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(
+        !err.contains(&format!("building {}", &base)),
+        "reused: {err}"
+    );
+    assert_eq!(verdict(&out, "time"), Some("no change"), "{out}{err}");
+
+    // Two kept builds, no git: copied where no repository is.
+    let kept = target().join("bitbench-ab");
+    let loose = std::env::temp_dir().join(format!("bitbench-ab-loose-{}", std::process::id()));
+    std::fs::create_dir_all(&loose).unwrap();
+    let (a, b) = (loose.join("a"), loose.join("b"));
+    std::fs::copy(kept.join(&base).join("abfix"), &a).unwrap();
+    std::fs::copy(kept.join(&slower).join("abfix"), &b).unwrap();
+    let o = ab(
+        &driver,
+        &loose,
+        &[
+            "--binaries",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--metric",
+            "time",
+            "--format",
+            "json",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["regressed"], 1, "{out}");
+    let row = &json["rows"][0];
+    assert!(row["change_pct"].as_f64().unwrap() > 100.0, "{row}");
+    assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
+
+    for sha in [&base, &more, &changed, &slower, &again] {
+        std::fs::remove_dir_all(kept.join(sha)).ok();
+        std::fs::remove_dir_all(kept.join("src").join(sha)).ok();
+    }
+    std::fs::remove_dir_all(&loose).ok();
+    std::fs::remove_dir_all(&dir).ok();
+}
