@@ -6,8 +6,14 @@
 //! shared by every revision so dependencies compile once. Binaries are
 //! kept at `<target>/bitbench-ab/<sha>/`, so a later run reuses them and
 //! the repro commands printed for a broken answer stay valid. The working
-//! tree (the default head) is built in place; when it has uncommitted
-//! changes its key is `<sha>-dirty` and it is rebuilt every time.
+//! tree (the default head) with uncommitted changes is copied, keyed
+//! `<sha>-dirty`, and rebuilt every time.
+//!
+//! Cargo keys a path package by its path relative to its workspace, so
+//! every copy of the tree shares one set of artifacts for it, and its
+//! freshness check looks at the files of the copy built first. So before
+//! each build the workspace's own packages are cleaned (`cargo clean -p`):
+//! they are rebuilt, the registry dependencies are not.
 
 use crate::entry::Origin;
 use crate::error::Error;
@@ -153,8 +159,13 @@ impl Builder<'_> {
             return Ok(side);
         }
         let name = format!("working tree ({}+changes)", &sha[..sha.len().min(10)]);
-        let exe = self.kept(&format!("{sha}-dirty"));
-        self.build(&name, Path::new(self.origin.manifest_dir), &sha, true, &exe)?;
+        let key = format!("{sha}-dirty");
+        let src = self.dir.join("src").join(&key);
+        copy_tree(&self.repo, &src).map_err(|e| {
+            Error::usage(format!("ab: cannot copy the {name} to {}: {e}", src.display()))
+        })?;
+        let exe = self.kept(&key);
+        self.build(&name, &src.join(&self.within), &sha, true, &exe)?;
         Ok(Side { label, name, exe })
     }
 
@@ -169,6 +180,7 @@ impl Builder<'_> {
         kept: &Path,
     ) -> Result<(), Error> {
         eprintln!("ab: building {name}");
+        self.clean_members(src);
         let out = Command::new(crate::cmd::matrix::cargo())
             .args(["build", "--release", "--quiet", "-p", self.origin.package])
             .args(["--bin", self.origin.binary])
@@ -211,6 +223,36 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// Removes the artifacts of the packages of `src`'s workspace from the
+    /// shared target directory (see the module docs). Best effort: a
+    /// failure here shows up as cargo's own error in the build.
+    fn clean_members(&self, src: &Path) {
+        let Ok(out) = Command::new(crate::cmd::matrix::cargo())
+            .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+            .current_dir(src)
+            .output()
+        else {
+            return;
+        };
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let Some(packages) = metadata["packages"].as_array() else {
+            return;
+        };
+        let mut clean = Command::new(crate::cmd::matrix::cargo());
+        clean.args(["clean", "--release", "--quiet"]);
+        for name in packages.iter().filter_map(|p| p["name"].as_str()) {
+            clean.args(["-p", name]);
+        }
+        let _ = clean
+            .current_dir(src)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
 /// `git archive` of `sha` unpacked into `dest`, marked complete at the end.
 fn export(repo: &Path, sha: &str, dest: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dest)?;
@@ -231,6 +273,33 @@ fn export(repo: &Path, sha: &str, dest: &Path) -> std::io::Result<()> {
         )));
     }
     std::fs::write(dest.join(".exported"), sha)
+}
+
+/// The working tree of `repo` as git sees it (tracked files with their
+/// changes, untracked ones not ignored) copied afresh into `dest`.
+fn copy_tree(repo: &Path, dest: &Path) -> std::io::Result<()> {
+    if dest.exists() {
+        std::fs::remove_dir_all(dest)?;
+    }
+    let listed = Command::new("git")
+        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .current_dir(repo)
+        .output()?;
+    if !listed.status.success() {
+        return Err(std::io::Error::other("git ls-files failed"));
+    }
+    for name in listed.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = Path::new(std::str::from_utf8(name).map_err(std::io::Error::other)?);
+        let from = repo.join(name);
+        // A tracked file deleted in the working tree is not copied.
+        if !from.is_file() {
+            continue;
+        }
+        let to = dest.join(name);
+        std::fs::create_dir_all(to.parent().expect("a file has a directory"))?;
+        std::fs::copy(&from, &to)?;
+    }
+    Ok(())
 }
 
 /// `git ARGS` in `dir`, its trimmed stdout, or `Err` with its stderr.
