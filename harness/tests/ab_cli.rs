@@ -85,7 +85,7 @@ const MORE_INSTRUCTIONS: &str = "let mut y = 0u64; for i in 0..STEPS { y = black
 /// Every third input's answer changes.
 const CHANGED_ANSWER: &str = "let r = walk(x); if x % 3 == 0 { r ^ 1 } else { r }";
 /// The loop three times over, the same answers.
-const THREE_TIMES: &str = "let mut r = 0; for _ in 0..3 { r = walk(black_box(x)); } r";
+const THREE_TIMES: &str = "let mut r = 0; for _ in 0..3 { r = black_box(walk(black_box(x))); } r";
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
