@@ -180,6 +180,7 @@ impl Builder<'_> {
         kept: &Path,
     ) -> Result<(), Error> {
         eprintln!("ab: building {name}");
+        let started = std::time::Instant::now();
         self.clean_members(src);
         let out = Command::new(crate::cmd::matrix::cargo())
             .args(["build", "--release", "--quiet", "-p", self.origin.package])
@@ -213,6 +214,10 @@ impl Builder<'_> {
             std::fs::copy(&built, &tmp)?;
             std::fs::rename(&tmp, kept)
         };
+        eprintln!(
+            "ab: built {name} in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
         copy().map_err(|e| {
             Error::usage(format!(
                 "ab: {name}: cannot keep {} as {}: {e}",
