@@ -26,16 +26,28 @@ fn search<B: Bits>(geo: &Geometry<B>, me: B, occupied: B, depth: u32) -> u64 {
     if depth == 1 {
         return u64::from(moves.count_ones());
     }
-    let wins = geo.winning_cells(me) & moves;
-    let quiet = moves & !wins;
+    let quiet = moves & !(geo.winning_cells(me) & moves);
     if depth == 2 {
-        let replies = u64::from(moves.count_ones());
-        return u64::from(quiet.count_ones()) * replies - u64::from((quiet & geo.top).count_ones());
+        return two(geo, moves, quiet);
     }
     let mut nodes = 0;
     for cell in each_bit(quiet) {
         let (mover, occupied) = (me | cell, occupied | cell);
-        nodes += search(geo, occupied ^ mover, occupied, depth - 1);
+        let them = occupied ^ mover;
+        nodes += if depth == 3 {
+            // The last three plies in this loop: no call, no depth tests.
+            let moves = geo.playable(occupied);
+            two(geo, moves, moves & !(geo.winning_cells(them) & moves))
+        } else {
+            search(geo, them, occupied, depth - 1)
+        };
     }
     nodes
+}
+
+/// perft(2) from a live node with legal `moves`, of which `quiet` do not win.
+#[inline(always)]
+fn two<B: Bits>(geo: &Geometry<B>, moves: B, quiet: B) -> u64 {
+    let replies = u64::from(moves.count_ones());
+    u64::from(quiet.count_ones()) * replies - u64::from((quiet & geo.top).count_ones())
 }
