@@ -162,7 +162,10 @@ impl Builder<'_> {
         let key = format!("{sha}-dirty");
         let src = self.dir.join("src").join(&key);
         copy_tree(&self.repo, &src).map_err(|e| {
-            Error::usage(format!("ab: cannot copy the {name} to {}: {e}", src.display()))
+            Error::usage(format!(
+                "ab: cannot copy the {name} to {}: {e}",
+                src.display()
+            ))
         })?;
         let exe = self.kept(&key);
         self.build(&name, &src.join(&self.within), &sha, true, &exe)?;
@@ -234,14 +237,19 @@ impl Builder<'_> {
     /// failure here shows up as cargo's own error in the build.
     fn clean_members(&self, src: &Path) {
         let Ok(out) = Command::new(crate::cmd::matrix::cargo())
-            .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+            .args([
+                "metadata",
+                "--no-deps",
+                "--format-version",
+                "1",
+                "--offline",
+            ])
             .current_dir(src)
             .output()
         else {
             return;
         };
-        let metadata: serde_json::Value =
-            serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
         let Some(packages) = metadata["packages"].as_array() else {
             return;
         };
@@ -287,7 +295,13 @@ fn copy_tree(repo: &Path, dest: &Path) -> std::io::Result<()> {
         std::fs::remove_dir_all(dest)?;
     }
     let listed = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(repo)
         .output()?;
     if !listed.status.success() {

@@ -5,9 +5,9 @@
 //! children ([`crate::serve`]); the driver gets every record's inputs once,
 //! sends the same text to both, compares their answers (a difference is a
 //! verdict of its own, "broke"), then alternates single samples and judges
-//! the paired ratios ([`stats`]). Instruction counts of both builds are
-//! compared exactly. Builds without serve mode still get answers and
-//! counts, and an unpaired time comparison labelled so.
+//! the paired ratios (a sign test, see `stats.rs`). Instruction counts of
+//! both builds are compared exactly. Builds without serve mode still get
+//! answers and counts, and an unpaired time comparison labelled so.
 
 mod build;
 mod child;

@@ -154,7 +154,10 @@ mod tests {
         for threshold in [0.0, 0.5] {
             let a_a = (0..runs).filter(|&s| flagged(s, 1.0, threshold)).count();
             eprintln!("A/A at threshold {threshold}%: {a_a} of {runs} flagged");
-            assert!(a_a * 20 <= runs as usize, "A/A at {threshold}%: {a_a}/{runs}");
+            assert!(
+                a_a * 20 <= runs as usize,
+                "A/A at {threshold}%: {a_a}/{runs}"
+            );
         }
         for (shift, seeds) in [(1.01, 1000), (0.99, 5000)] {
             let moved = (0..runs)
