@@ -150,9 +150,7 @@ impl Builder<'_> {
 
     fn working_tree(&self, label: &'static str) -> Result<Side, Error> {
         let sha = self.sha("HEAD")?;
-        let dirty = !git(&self.repo, &["status", "--porcelain"])
-            .unwrap_or_default()
-            .is_empty();
+        let dirty = working_tree_commit(&self.repo).is_some_and(|(_, dirty)| dirty == "true");
         if !dirty {
             let mut side = self.revision(label, "HEAD")?;
             side.name = format!("working tree ({})", &sha[..sha.len().min(10)]);
@@ -319,6 +317,15 @@ fn copy_tree(repo: &Path, dest: &Path) -> std::io::Result<()> {
         std::fs::copy(&from, &to)?;
     }
     Ok(())
+}
+
+/// The commit checked out at `dir` and whether its tree has uncommitted
+/// changes, as the `BITBENCH_BUILD_COMMIT` and `BITBENCH_BUILD_DIRTY`
+/// values a builder passes to cargo; `None` outside a git repository.
+pub fn working_tree_commit(dir: &Path) -> Option<(String, String)> {
+    let sha = git(dir, &["rev-parse", "HEAD"]).ok()?;
+    let dirty = !git(dir, &["status", "--porcelain"]).ok()?.is_empty();
+    Some((sha, dirty.to_string()))
 }
 
 /// `git ARGS` in `dir`, its trimmed stdout, or `Err` with its stderr.

@@ -221,7 +221,14 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
     let target = target_base.join(level);
     let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
     rustflags.push_str(&format!(" -C target-cpu={level}"));
-    let status = Command::new(cargo())
+    let mut command = Command::new(cargo());
+    // The commit, for `main!` to record in the level's results.
+    if let Some((sha, dirty)) = crate::ab::working_tree_commit(Path::new(origin.manifest_dir)) {
+        command
+            .env("BITBENCH_BUILD_COMMIT", sha)
+            .env("BITBENCH_BUILD_DIRTY", dirty);
+    }
+    let status = command
         .args(["build", "--release", "--quiet", "-p", origin.package])
         .args(["--bin", origin.binary])
         .current_dir(origin.manifest_dir)
