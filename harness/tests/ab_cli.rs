@@ -6,7 +6,8 @@
 //! same answers (regressed on instructions, where valgrind is present),
 //! one changed answer (broke, naming the input, with repro commands that
 //! still work afterwards), a loop three times slower (regressed on time)
-//! and the base again (no change). Then `--binaries` on two kept builds.
+//! and the base again (no change); a commit that does not compile is
+//! refused. Then `--binaries` on two kept builds.
 //! Every build shares this workspace's target directory and lock file, so
 //! only the fixture compiles.
 
@@ -183,6 +184,7 @@ lto = "thin"
     let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
     let slower = commit(&dir, THREE_TIMES, "three times slower");
     let again = commit(&dir, BASE, "the base again");
+    let broken = commit(&dir, "walk(x) +", "does not compile");
     // The driver: the fixture's own binary, copied away from the target
     // directory the revision builds write to.
     let driver = dir.join("driver");
@@ -241,6 +243,25 @@ lto = "thin"
     );
     assert_eq!(verdict(&out, "time"), Some("no change"), "{out}{err}");
 
+    // A revision that does not build, or is no revision: one line naming it.
+    for (rev, message) in [
+        (broken.as_str(), format!("ab: revision {broken} ")),
+        (
+            "no-such-rev",
+            "ab: 'no-such-rev' is not a commit".to_owned(),
+        ),
+    ] {
+        let o = ab(&driver, &dir, &[&base, rev]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}{err}");
+        let last = err.trim_end().lines().last().unwrap_or_default();
+        assert!(last.contains(&message), "{err}");
+        assert!(
+            rev != broken || last.contains("does not build: error"),
+            "{err}"
+        );
+    }
+
     // Two kept builds, no git: copied where no repository is.
     let kept = target().join("bitbench-ab");
     let loose = std::env::temp_dir().join(format!("bitbench-ab-loose-{}", std::process::id()));
@@ -269,7 +290,7 @@ lto = "thin"
     assert!(row["change_pct"].as_f64().unwrap() > 100.0, "{row}");
     assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
 
-    for sha in [&base, &more, &changed, &slower, &again] {
+    for sha in [&base, &more, &changed, &slower, &again, &broken] {
         std::fs::remove_dir_all(kept.join(sha)).ok();
         std::fs::remove_dir_all(kept.join("src").join(sha)).ok();
     }
