@@ -183,8 +183,8 @@ lto = "thin"
     let more = commit(&dir, MORE_INSTRUCTIONS, "more instructions");
     let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
     let slower = commit(&dir, THREE_TIMES, "three times slower");
-    let again = commit(&dir, BASE, "the base again");
     let broken = commit(&dir, "walk(x) +", "does not compile");
+    let again = commit(&dir, BASE, "the base again");
     // The driver: the fixture's own binary, copied away from the target
     // directory the revision builds write to.
     let driver = dir.join("driver");
