@@ -8,9 +8,8 @@
 //! variant against the reference first when asked, as `bench` does
 //! (one implementation of verification serves both).
 
-use crate::erased::build_solver;
 use crate::error::Error;
-use crate::verify;
+use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use std::hint::black_box;
 

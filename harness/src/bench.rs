@@ -8,12 +8,11 @@
 //! it outlasts the clock's resolution, take many samples, keep the median
 //! and MAD per element.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::machine;
 use crate::progress;
 use crate::stats;
-use crate::verify;
+use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use reports::{Metric, Record, Status, interval};
 use std::hint::black_box;

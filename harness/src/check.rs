@@ -8,10 +8,9 @@
 //! workload's `shrink` before it is reported, so the user sees the smallest
 //! input that still fails and the command that reproduces it.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::progress;
-use crate::verify;
+use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
 

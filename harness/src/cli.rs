@@ -250,17 +250,14 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             inputs,
             force,
         } => {
-            let w = suite.find(&workload)?;
-            let request = cmd::solve::SolveRequest {
+            let request = crate::solve::SolveRequest {
                 variant: &variant,
                 inputs: &inputs,
                 input_file: input_file.as_deref(),
                 format: &format,
                 force,
             };
-            for line in w.solve_text(&request)? {
-                outln!("{line}");
-            }
+            cmd::solve::run(suite.find(&workload)?, &request)?;
         }
         Command::Inputs {
             workload,
@@ -268,10 +265,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             count,
             seed,
         } => {
-            let w = suite.find(&workload)?;
-            for line in w.input_lines(&set, seed, count)? {
-                outln!("{line}");
-            }
+            cmd::inputs::run(suite.find(&workload)?, &set, seed, count)?;
         }
         Command::Check {
             workloads,

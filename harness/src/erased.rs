@@ -7,9 +7,9 @@
 use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
 use crate::bench::{self, BenchOptions};
 use crate::check::{self, CheckOptions, CheckReport};
-use crate::cmd::solve::SolveRequest;
 use crate::error::Error;
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use crate::solve::{self, SolveRequest};
+use crate::workload::{InputSetInfo, VariantInfo, Workload};
 use reports::{Parameter, Record};
 
 /// A type-erased workload: what the CLI holds in its registry.
@@ -29,7 +29,7 @@ pub trait DynWorkload: Send + Sync {
     /// Extra `solve --format` names.
     fn output_formats(&self) -> &'static [&'static str];
     /// Solves text inputs with `variant` (empty: the default), returning
-    /// one output line each; see [`crate::cmd::solve::solve`].
+    /// one output line each; see [`solve::solve`].
     fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error>;
     /// The inputs of one set in the text format `solve` reads, one each:
     /// `n` of them (default: one `bench` sample) for an open-ended set, all
@@ -77,11 +77,11 @@ impl<W: Workload> DynWorkload for W {
         Workload::output_formats(self)
     }
     fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error> {
-        crate::cmd::solve::solve(self, request)
+        solve::solve(self, request)
     }
     fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, Error> {
         let n = n.unwrap_or_else(|| self.bench_batch(false));
-        crate::cmd::inputs::lines(self, set, seed, n)
+        solve::input_lines(self, set, seed, n)
     }
     fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error> {
         check::run(self, options)
@@ -127,33 +127,4 @@ impl<W: Workload> DynWorkload for W {
     fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
         batch::prepare(self, request)
     }
-}
-
-/// Looks up a variant and builds it, with the CLI's error for each way that
-/// can fail.
-pub(crate) fn build_solver<W: Workload + ?Sized>(
-    workload: &W,
-    variant: &str,
-) -> Result<Box<dyn Solve<W::Input, W::Output>>, Error> {
-    let variants = workload.variants();
-    let Some(info) = variants.iter().find(|v| v.name == variant) else {
-        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-        return Err(Error::usage(format!(
-            "unknown variant '{variant}' for workload '{}' (known: {})",
-            workload.name(),
-            names.join(", ")
-        )));
-    };
-    if let Some(reason) = &info.unavailable {
-        return Err(Error::usage(format!(
-            "variant '{variant}' of '{}' is unavailable: {reason}",
-            workload.name()
-        )));
-    }
-    workload.solver(variant).ok_or_else(|| {
-        Error::usage(format!(
-            "variant '{variant}' of '{}' could not be built on this machine",
-            workload.name()
-        ))
-    })
 }

@@ -25,7 +25,7 @@
 //! `bitbench fuzz --decode ARTIFACT` does) and [`check`] prints the
 //! `bitbench solve` line of the inputs it decoded before checking them.
 
-use crate::cmd::fuzz::{PRINT_ENV, PRINT_PREFIX};
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX};
 use crate::workload::{Solve, Workload};
 use arbitrary::Unstructured;
 use std::any::{Any, TypeId};

@@ -43,6 +43,8 @@ pub mod cmd;
 #[cfg(feature = "count")]
 #[doc(hidden)]
 pub mod counting;
+mod features;
+mod fuzz_replay;
 mod guard;
 #[doc(hidden)]
 pub mod levels;
@@ -51,5 +53,6 @@ pub mod machine;
 #[doc(hidden)]
 pub mod out;
 mod progress;
+mod solve;
 mod stats;
 mod verify;

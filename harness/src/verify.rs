@@ -7,7 +7,6 @@
 //! smaller inputs). A wrong answer or a panic is the variant's result, with
 //! a reason naming the input; it is never timed.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::guard::catch;
 use crate::workload::{Solve, Workload, runnable};
@@ -81,4 +80,33 @@ pub(crate) fn checked<W: Workload + ?Sized>(
             w.format_output(&got[i])
         )),
     }
+}
+
+/// Looks up a variant and builds it, with the CLI's error for each way that
+/// can fail.
+pub(crate) fn build_solver<W: Workload + ?Sized>(
+    workload: &W,
+    variant: &str,
+) -> Result<Box<dyn Solve<W::Input, W::Output>>, Error> {
+    let variants = workload.variants();
+    let Some(info) = variants.iter().find(|v| v.name == variant) else {
+        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+        return Err(Error::usage(format!(
+            "unknown variant '{variant}' for workload '{}' (known: {})",
+            workload.name(),
+            names.join(", ")
+        )));
+    };
+    if let Some(reason) = &info.unavailable {
+        return Err(Error::usage(format!(
+            "variant '{variant}' of '{}' is unavailable: {reason}",
+            workload.name()
+        )));
+    }
+    workload.solver(variant).ok_or_else(|| {
+        Error::usage(format!(
+            "variant '{variant}' of '{}' could not be built on this machine",
+            workload.name()
+        ))
+    })
 }

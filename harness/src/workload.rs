@@ -36,7 +36,7 @@ impl VariantInfo {
         let missing: Vec<&str> = features
             .iter()
             .copied()
-            .filter(|f| crate::levels::detected(f) != Some(true))
+            .filter(|f| crate::features::detected(f) != Some(true))
             .collect();
         let unavailable =
             (!missing.is_empty()).then(|| format!("this CPU lacks {}", missing.join("+")));
