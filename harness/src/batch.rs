@@ -9,6 +9,7 @@
 //! (one implementation of verification serves both).
 
 use crate::error::Error;
+use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use std::hint::black_box;
@@ -75,8 +76,10 @@ pub fn prepare<W: Workload + ?Sized>(
         return Err(BatchError::Skipped(reason.clone()));
     }
     let set = request.set;
+    let member = sets::parse(&w.input_sets(), set)
+        .map_err(|e| BatchError::Invalid(Error::usage(format!("{}: {e}", w.name()))))?;
     let inputs = w
-        .generate(set, request.seed, w.bench_batch(request.quick))
+        .generate(&member, request.seed, w.bench_batch(request.quick))
         .map_err(|e| {
             BatchError::Invalid(Error::usage(format!(
                 "{}: input set '{set}': {e}",

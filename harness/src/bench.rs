@@ -11,6 +11,7 @@
 use crate::error::Error;
 use crate::machine;
 use crate::progress;
+use crate::sets;
 use crate::stats;
 use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
@@ -95,14 +96,13 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     } else {
         options.sets.clone()
     };
-    let sets: Vec<String> = named_sets
-        .iter()
-        .flat_map(|s| w.expand_set(s, options.quick))
-        .collect();
+    let members = sets::expand(&w.input_sets(), &named_sets, options.quick)
+        .map_err(|e| Error::usage(format!("{}: {e}", w.name())))?;
+    let sets: Vec<String> = members.iter().map(|m| m.name().to_owned()).collect();
     let mut inputs_by_set = Vec::with_capacity(sets.len());
-    for set in &sets {
+    for (set, member) in sets.iter().zip(&members) {
         let inputs = w
-            .generate(set, options.seed, w.bench_batch(options.quick))
+            .generate(member, options.seed, w.bench_batch(options.quick))
             .map_err(|e| Error::usage(format!("{}: input set '{set}': {e}", w.name())))?;
         if inputs.is_empty() {
             return Err(Error::usage(format!(

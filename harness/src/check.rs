@@ -10,6 +10,7 @@
 
 use crate::error::Error;
 use crate::progress;
+use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
@@ -132,9 +133,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         });
         origins.push(format!("edge case '{label}'"));
     }
-    for name in w.check_sets() {
+    let sets = sets::expand(&w.input_sets(), &w.check_sets(), false)
+        .map_err(|e| Error::usage(format!("{}: {e}", w.name())))?;
+    for set in sets {
+        let name = set.name();
         let inputs = w
-            .generate(&name, options.seed, options.cases)
+            .generate(&set, options.seed, options.cases)
             .map_err(|e| Error::usage(format!("{}: input set '{name}': {e}", w.name())))?;
         let origin = origins.len();
         cases.extend(inputs.into_iter().map(|input| Case { origin, input }));

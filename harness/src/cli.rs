@@ -171,10 +171,9 @@ enum Command {
 /// #     fn variants(&self) -> Vec<bitbench::VariantInfo> { vec![] }
 /// #     fn default_variant(&self) -> &'static str { "" }
 /// #     fn solver(&self, _: &str) -> Option<Box<dyn bitbench::Solve<u8, u8>>> { None }
-/// #     fn input_sets(&self) -> Vec<bitbench::InputSetInfo> { vec![] }
+/// #     fn input_sets(&self) -> Vec<bitbench::InputSet> { vec![] }
 /// #     fn bench_sets(&self, _: bool) -> Vec<String> { vec![] }
-/// #     fn check_sets(&self) -> Vec<String> { vec![] }
-/// #     fn generate(&self, _: &str, _: u64, _: usize) -> Result<Vec<u8>, String> { Ok(vec![]) }
+/// #     fn generate(&self, _: &bitbench::Member, _: u64, _: usize) -> Result<Vec<u8>, String> { Ok(vec![]) }
 /// #     fn parse_input(&self, _: &str) -> Result<u8, String> { Ok(0) }
 /// #     fn format_input(&self, _: &u8) -> String { String::new() }
 /// #     fn format_output(&self, _: &u8) -> String { String::new() }

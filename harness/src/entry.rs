@@ -48,7 +48,7 @@ macro_rules! origin {
 /// [`Workload`](crate::Workload), usually a unit struct.
 ///
 /// ```no_run
-/// use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+/// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
 /// /// Parity of a word, two ways.
 /// struct Parity;
@@ -91,16 +91,12 @@ macro_rules! origin {
 ///             _ => None,
 ///         }
 ///     }
-///     fn input_sets(&self) -> Vec<InputSetInfo> {
-///         vec![InputSetInfo { pattern: "random", description: "uniform words" }]
+///     fn input_sets(&self) -> Vec<InputSet> {
+///         vec![InputSet::new("random", "uniform words")]
 ///     }
 ///     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-///     fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-///     fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-///         match name {
-///             "random" => Ok((0..n as u64).map(|i| (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect()),
-///             _ => Err(format!("unknown input set '{name}'")),
-///         }
+///     fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+///         Ok((0..n as u64).map(|i| (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
 ///     }
 ///     fn parse_input(&self, text: &str) -> Result<u64, String> {
 ///         text.parse().map_err(|e| format!("'{text}': {e}"))

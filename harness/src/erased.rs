@@ -9,7 +9,8 @@ use crate::bench::{self, BenchOptions};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::error::Error;
 use crate::solve::{self, SolveRequest};
-use crate::workload::{InputSetInfo, VariantInfo, Workload};
+use crate::sets::{self, InputSet};
+use crate::workload::{VariantInfo, Workload};
 use reports::{Parameter, Record};
 
 /// A type-erased workload: what the CLI holds in its registry.
@@ -24,8 +25,8 @@ pub trait DynWorkload: Send + Sync {
     fn variants(&self) -> Vec<VariantInfo>;
     /// The declared default variant, see [`Workload::default_variant`].
     fn default_variant(&self) -> &'static str;
-    /// Input sets for help texts.
-    fn input_sets(&self) -> Vec<InputSetInfo>;
+    /// The input-set families, see [`Workload::input_sets`].
+    fn input_sets(&self) -> Vec<InputSet>;
     /// Extra `solve --format` names.
     fn output_formats(&self) -> &'static [&'static str];
     /// Solves text inputs with `variant` (empty: the default), returning
@@ -41,10 +42,12 @@ pub trait DynWorkload: Send + Sync {
     fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
     /// Sweeps the main job measures with the declared default variant only.
     fn sweep_sets(&self) -> Vec<String>;
-    /// Totals over several sets, see [`Workload::totals`].
+    /// Totals over several sets, see [`Workload::totals`], with the sets
+    /// each sums expanded.
     fn totals(&self) -> Vec<(String, Vec<String>)>;
     /// The input sets measured for `named` (empty: the `bench` defaults),
-    /// sweeps expanded into their members.
+    /// sweeps expanded into their members, each once. A name that is no
+    /// set is kept as it is, for the command measuring it to reject.
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
     /// Fills in what every record of this workload says about itself: its
     /// input set's parameters and the workload's oracle.
@@ -70,7 +73,7 @@ impl<W: Workload> DynWorkload for W {
     fn default_variant(&self) -> &'static str {
         Workload::default_variant(self)
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
         Workload::input_sets(self)
     }
     fn output_formats(&self) -> &'static [&'static str] {
@@ -95,7 +98,14 @@ impl<W: Workload> DynWorkload for W {
         Workload::sweep_sets(self)
     }
     fn totals(&self) -> Vec<(String, Vec<String>)> {
+        let families = Workload::input_sets(self);
         Workload::totals(self)
+            .into_iter()
+            .map(|(total, set)| {
+                let members = sets::expand(&families, &[set], false).unwrap_or_default();
+                (total, members.iter().map(|m| m.name().to_owned()).collect())
+            })
+            .collect()
     }
     fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
         let named = if named.is_empty() {
@@ -103,18 +113,29 @@ impl<W: Workload> DynWorkload for W {
         } else {
             named.to_vec()
         };
-        named
-            .iter()
-            .flat_map(|s| self.expand_set(s, quick))
-            .collect()
+        let families = Workload::input_sets(self);
+        let mut measured: Vec<String> = Vec::new();
+        for name in named {
+            let members = match sets::expand(&families, std::slice::from_ref(&name), quick) {
+                Ok(members) => members.iter().map(|m| m.name().to_owned()).collect(),
+                Err(_) => vec![name],
+            };
+            for m in members {
+                if !measured.contains(&m) {
+                    measured.push(m);
+                }
+            }
+        }
+        measured
     }
     fn annotate(&self, records: &mut [Record]) {
         let oracle = Workload::variants(self).first().map(|v| v.name.to_owned());
+        let families = Workload::input_sets(self);
         for r in records
             .iter_mut()
             .filter(|r| r.workload == Workload::name(self))
         {
-            r.parameters = Workload::parameters(self, &r.input_set)
+            r.parameters = sets::parameters(&families, &r.input_set)
                 .into_iter()
                 .map(|(name, value)| Parameter {
                     name: name.to_owned(),

@@ -50,7 +50,7 @@ pub use arbitrary;
 /// may cost far more than one run (tables made at start-up).
 ///
 /// ```
-/// use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+/// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
 /// struct Parity;
 /// struct Fold;
@@ -90,11 +90,10 @@ pub use arbitrary;
 ///             _ => None,
 ///         }
 ///     }
-///     fn input_sets(&self) -> Vec<InputSetInfo> { Vec::new() }
+///     fn input_sets(&self) -> Vec<InputSet> { Vec::new() }
 ///     fn bench_sets(&self, _quick: bool) -> Vec<String> { Vec::new() }
-///     fn check_sets(&self) -> Vec<String> { Vec::new() }
-///     fn generate(&self, name: &str, _seed: u64, _n: usize) -> Result<Vec<u64>, String> {
-///         Err(format!("unknown input set '{name}'"))
+///     fn generate(&self, set: &Member, _seed: u64, _n: usize) -> Result<Vec<u64>, String> {
+///         Err(format!("unknown input set '{set}'"))
 ///     }
 ///     // Up to four words straight from the bytes.
 ///     fn arbitrary_inputs(
@@ -342,7 +341,8 @@ pub(crate) fn byte(u: &mut Unstructured<'_>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::{InputSetInfo, VariantInfo};
+    use crate::sets::{InputSet, Member};
+    use crate::workload::VariantInfo;
 
     /// Parity of a word, its oracle refusing words above `refuse_above`;
     /// variant `wrong` inverts every answer, `batch-wrong` those of a batch.
@@ -395,8 +395,11 @@ mod tests {
                 variant: variant.to_owned(),
             }))
         }
-        fn input_sets(&self) -> Vec<InputSetInfo> {
-            Vec::new()
+        fn input_sets(&self) -> Vec<InputSet> {
+            vec![
+                InputSet::new("small", "words below 100"),
+                InputSet::new("words", "words with high bits"),
+            ]
         }
         fn bench_sets(&self, _quick: bool) -> Vec<String> {
             Vec::new()
@@ -405,11 +408,10 @@ mod tests {
             vec!["small".into(), "words".into()]
         }
         // Two sets, so the default decoder's set choice is exercised.
-        fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-            match name {
+        fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+            match set.name() {
                 "small" => Ok((0..n as u64).map(|i| (seed + i) % 100).collect()),
-                "words" => Ok((0..n as u64).map(|i| seed ^ i << 32).collect()),
-                _ => Err(format!("unknown input set '{name}'")),
+                _ => Ok((0..n as u64).map(|i| seed ^ i << 32).collect()),
             }
         }
         fn parse_input(&self, text: &str) -> Result<u64, String> {

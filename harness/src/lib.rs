@@ -23,12 +23,14 @@ mod erased;
 pub mod error;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+mod sets;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::DynWorkload;
 pub use error::Error;
-pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
+pub use sets::{InputSet, Member};
+pub use workload::{Solve, VariantInfo, Workload};
 
 // The engines. Public only for our own benches and tests, which are
 // separate crates; hidden from the docs because they are not API.

@@ -7,6 +7,7 @@
 //! `solve` print the estimate and ask for `--force`.
 
 use crate::error::Error;
+use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 
@@ -114,8 +115,9 @@ pub fn input_lines<W: Workload + ?Sized>(
     seed: u64,
     n: usize,
 ) -> Result<Vec<String>, Error> {
+    let members = sets::expand(&w.input_sets(), &[set.to_owned()], false).map_err(Error::usage)?;
     let mut lines = Vec::new();
-    for member in w.expand_set(set, false) {
+    for member in members {
         let inputs = w
             .generate(&member, seed, n)
             .map_err(|e| Error::usage(format!("input set '{member}': {e}")))?;

@@ -6,6 +6,8 @@
 //! vocabulary, so every engine depends on it and it depends on none.
 //! [`DynWorkload`](crate::DynWorkload) erases the types for the CLI.
 
+use crate::sets::{InputSet, Member};
+
 /// One implementation of a workload, as the harness lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantInfo {
@@ -56,15 +58,6 @@ pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static 
         .map(|v| v.name)
 }
 
-/// A named input set or input-set pattern, for `list` and `--help`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputSetInfo {
-    /// The name or pattern, e.g. `density:P`.
-    pub pattern: &'static str,
-    /// What the set holds.
-    pub description: &'static str,
-}
-
 /// A ready-to-run implementation: the batch entry point the harness times.
 pub trait Solve<I, O>: Send + Sync {
     /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
@@ -101,27 +94,16 @@ pub trait Workload: Send + Sync + 'static {
     /// Builds a variant, or `None` when it is unknown or unavailable here.
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Self::Input, Self::Output>>>;
 
-    /// The input sets `generate` understands, for help texts.
-    fn input_sets(&self) -> Vec<InputSetInfo>;
-    /// The sets `bench` measures when none are named.
+    /// Every family of input sets `generate` understands, declared once:
+    /// name patterns, the parameters records carry, the sweeps.
+    fn input_sets(&self) -> Vec<InputSet>;
+    /// The sets `bench` measures when none are named (sweep names expand
+    /// into their members; a set named twice is measured once).
     fn bench_sets(&self, quick: bool) -> Vec<String>;
-    /// The sets `check` samples, each with `--cases` inputs.
-    fn check_sets(&self) -> Vec<String>;
-    /// Expands a set name that stands for several (a sweep) into its
-    /// members, each measured as its own record. Plain names map to
-    /// themselves; unknown names are left for `generate` to reject.
-    fn expand_set(&self, name: &str, quick: bool) -> Vec<String> {
-        let _ = quick;
-        vec![name.to_owned()]
-    }
-    /// The parameters of input set `name` (already expanded), in a fixed
-    /// order: `[("density", 0.5)]`, `[("rank", 3.0), ("depth", 20.0)]`.
-    /// Every record carries them; the report draws sets with one parameter
-    /// as a line chart over it and sets with two as a heatmap. Default:
-    /// none (the set is a bar-chart headline).
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        let _ = name;
-        Vec::new()
+    /// The sets `check` samples, each with `--cases` inputs. Default: the
+    /// bench sets.
+    fn check_sets(&self) -> Vec<String> {
+        self.bench_sets(false)
     }
     /// Sweeps the main job measures with the declared default variant only
     /// (quick), so its report has the sweep charts (density lines, the
@@ -130,19 +112,22 @@ pub trait Workload: Send + Sync + 'static {
         Vec::new()
     }
     /// Sets whose times add up to a figure of their own (a test suite's
-    /// total): a name for the total and its member sets. `bench` prints the
-    /// total under its members when it measured all of them.
-    fn totals(&self) -> Vec<(String, Vec<String>)> {
+    /// total): a name for the total and the set (usually a sweep) whose
+    /// members it sums. `bench` prints the total under its members when it
+    /// measured all of them.
+    fn totals(&self) -> Vec<(String, String)> {
         Vec::new()
     }
     /// How many inputs one bench sample holds when the set has no fixed size.
     fn bench_batch(&self, quick: bool) -> usize {
         if quick { 1024 } else { 4096 }
     }
-    /// Generates set `name` deterministically from `seed`. Open-ended sets
-    /// return `n` inputs; fixed sets (a list of tests) return their own.
-    /// An unknown or malformed name is an `Err` with a one-line reason.
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Self::Input>, String>;
+    /// Generates input set `set` (one member of a family of
+    /// [`Workload::input_sets`], with its values) deterministically from
+    /// `seed`. Open-ended sets return `n` inputs; fixed sets (a list of
+    /// tests) return their own. A value out of range is an `Err` with a
+    /// one-line reason.
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Self::Input>, String>;
     /// Inputs every `check` includes, with a label each.
     fn edge_cases(&self) -> Vec<(String, Self::Input)> {
         Vec::new()
@@ -223,7 +208,8 @@ pub trait Workload: Send + Sync + 'static {
         &self,
         u: &mut arbitrary::Unstructured<'_>,
     ) -> arbitrary::Result<Vec<Self::Input>> {
-        let sets = self.check_sets();
+        let sets = crate::sets::expand(&self.input_sets(), &self.check_sets(), false)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
         let set = u.choose(&sets)?;
         let seed = u.arbitrary()?;
         let inputs = self
@@ -236,4 +222,26 @@ pub trait Workload: Send + Sync + 'static {
         let _ = input;
         Vec::new()
     }
+}
+
+/// Generates the inputs of one set named as on the command line, as the
+/// engines do, for adapters' unit tests.
+#[cfg(test)]
+pub(crate) fn generated<W: Workload>(
+    w: &W,
+    name: &str,
+    seed: u64,
+    n: usize,
+) -> Result<Vec<W::Input>, String> {
+    w.generate(&crate::sets::parse(&w.input_sets(), name)?, seed, n)
+}
+
+/// The member names a set name expands to, for adapters' unit tests.
+#[cfg(test)]
+pub(crate) fn expanded<W: Workload>(w: &W, name: &str, quick: bool) -> Vec<String> {
+    crate::sets::expand(&w.input_sets(), &[name.to_owned()], quick)
+        .expect("a known set")
+        .iter()
+        .map(|m| m.name().to_owned())
+        .collect()
 }

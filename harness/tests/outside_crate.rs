@@ -20,7 +20,7 @@ use std::process::{Command, Output};
 /// The toy kernel: what a user writes (lib.rs), generic over which variant
 /// list it declares and which variant panics, so the broken cases share it.
 const LIB: &str = r#"
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// Parity of a 64-bit word.
 pub struct Parity {
@@ -62,15 +62,11 @@ impl Workload for Parity {
                 as Box<dyn Solve<u64, u8>>
         })
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        vec![InputSetInfo { pattern: "random", description: "uniformly random words" }]
+    fn input_sets(&self) -> Vec<InputSet> {
+        vec![InputSet::new("random", "uniformly random words")]
     }
     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-        if name != "random" {
-            return Err(format!("unknown input set '{name}'"));
-        }
+    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
         let mut x = seed;
         Ok((0..n).map(|_| { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); x }).collect())
     }

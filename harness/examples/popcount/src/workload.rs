@@ -3,7 +3,7 @@
 //! draws as a line chart), its text format and its oracle.
 
 use crate::{Popcount, variants};
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// The `popcount` workload.
 pub struct PopcountWorkload;
@@ -26,17 +26,6 @@ impl Solve<Vec<u64>, u64> for Batch {
             *o = self.0.count(words);
         }
     }
-}
-
-/// `N` of `size:N`, a positive multiple of 8.
-fn size(name: &str) -> Option<Result<usize, String>> {
-    let n = name.strip_prefix("size:")?;
-    Some(match n.parse::<usize>() {
-        Ok(n) if n > 0 && n % 8 == 0 => Ok(n),
-        _ => Err(format!(
-            "{name}: '{n}' is not a positive multiple of 8 bytes"
-        )),
-    })
 }
 
 /// `n` words from `seed` (SplitMix64).
@@ -78,16 +67,11 @@ impl Workload for PopcountWorkload {
         let v = variants().into_iter().find(|v| v.name == variant)?;
         Some(Box::new(Batch((v.make)()?)))
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
         vec![
-            InputSetInfo {
-                pattern: "size:N",
-                description: "buffers of N random bytes (a multiple of 8)",
-            },
-            InputSetInfo {
-                pattern: "sizes",
-                description: "size:1024 … size:1048576, ×4 apart (bench only)",
-            },
+            InputSet::new("size:N", "buffers of N random bytes (a multiple of 8)")
+                .parameters(&["bytes"])
+                .sweep("sizes", SWEEP.map(|n| n as f64)),
         ]
     }
     fn bench_sets(&self, _quick: bool) -> Vec<String> {
@@ -98,21 +82,11 @@ impl Workload for PopcountWorkload {
             .map(String::from)
             .to_vec()
     }
-    fn expand_set(&self, name: &str, _quick: bool) -> Vec<String> {
-        match name {
-            "sizes" => SWEEP.iter().map(|n| format!("size:{n}")).collect(),
-            _ => vec![name.to_owned()],
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Vec<u64>>, String> {
+        let bytes: usize = set.get(0)?;
+        if bytes == 0 || bytes % 8 != 0 {
+            return Err(format!("{set}: not a positive multiple of 8 bytes"));
         }
-    }
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        match size(name) {
-            Some(Ok(n)) => vec![("bytes", n as f64)],
-            _ => Vec::new(),
-        }
-    }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Vec<u64>>, String> {
-        let bytes = size(name)
-            .ok_or_else(|| format!("unknown input set '{name}' (known: size:N, sizes)"))??;
         let buffers = (SAMPLE_BYTES / bytes).clamp(1, n.max(1));
         Ok((0..buffers as u64)
             .map(|i| words(seed ^ (i << 32), bytes / 8))
