@@ -95,11 +95,11 @@ pub fn prepare<W: Workload + ?Sized>(
     if let Some(reason) = inputs.iter().find_map(|i| w.skip(request.variant, i)) {
         return Err(BatchError::Skipped(reason));
     }
-    let solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
+    let mut solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
     let mut elements = None;
     let mut out = if request.verify {
         let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
-        let out = verify::checked(w, request.variant, &*solver, &inputs, expected.as_ref())
+        let out = verify::checked(w, request.variant, &mut *solver, &inputs, expected.as_ref())
             .map_err(BatchError::Wrong)?;
         elements = Some(
             inputs

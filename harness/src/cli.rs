@@ -11,7 +11,6 @@ use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::out::StdoutClosed;
-use crate::outln;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -158,18 +157,17 @@ enum Command {
 }
 
 /// Runs the command line over `workloads`, built as `origin` says; what
-/// [`main!`](crate::main!) expands to. Call it yourself to choose the
-/// workloads at run time:
+/// [`main!`](crate::main!) expands to. Call it yourself to build the
+/// workloads at run time (they are only borrowed for the call):
 ///
 /// ```no_run
-/// # struct Mine;
+/// # struct Mine { words: usize }
 /// # impl bitbench::Workload for Mine {
 /// #     type Input = u8; type Output = u8;
 /// #     fn name(&self) -> &'static str { "mine" }
 /// #     fn description(&self) -> &'static str { "" }
 /// #     fn unit(&self) -> &'static str { "bytes" }
 /// #     fn variants(&self) -> Vec<bitbench::VariantInfo> { vec![] }
-/// #     fn default_variant(&self) -> &'static str { "" }
 /// #     fn solver(&self, _: &str) -> Option<Box<dyn bitbench::Solve<u8, u8>>> { None }
 /// #     fn input_sets(&self) -> Vec<bitbench::InputSet> { vec![] }
 /// #     fn bench_sets(&self, _: bool) -> Vec<String> { vec![] }
@@ -177,15 +175,14 @@ enum Command {
 /// #     fn parse_input(&self, _: &str) -> Result<u8, String> { Ok(0) }
 /// #     fn format_input(&self, _: &u8) -> String { String::new() }
 /// #     fn format_output(&self, _: &u8) -> String { String::new() }
-/// #     fn same(&self, a: &u8, b: &u8) -> bool { a == b }
 /// # }
-/// static WORKLOADS: &[&dyn bitbench::DynWorkload] = &[&Mine];
-///
 /// fn main() -> std::process::ExitCode {
-///     bitbench::cli::main(WORKLOADS, bitbench::origin!())
+///     let words = std::env::var("WORDS").map_or(Ok(64), |w| w.parse()).unwrap_or(64);
+///     let mine = Mine { words };
+///     bitbench::cli::main(&[&mine], bitbench::origin!())
 /// }
 /// ```
-pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> ExitCode {
+pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
     let suite = match Suite::new(workloads, origin) {
         Ok(suite) => suite,
         Err(e) => {

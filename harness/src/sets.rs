@@ -236,10 +236,12 @@ impl Member {
     /// The value of placeholder `i` (counted from 0) as a `T`, or a
     /// one-line reason naming the set.
     pub fn get<T: FromStr>(&self, i: usize) -> Result<T, String> {
-        let text = self
-            .values
-            .get(i)
-            .ok_or_else(|| format!("{}: the pattern {} has no value {i}", self.name, self.pattern))?;
+        let text = self.values.get(i).ok_or_else(|| {
+            format!(
+                "{}: the pattern {} has no value {i}",
+                self.name, self.pattern
+            )
+        })?;
         text.parse()
             .map_err(|_| format!("{}: '{text}' is not {}", self.name, kind::<T>()))
     }
@@ -255,7 +257,8 @@ impl fmt::Display for Member {
 fn kind<T>() -> String {
     let name = std::any::type_name::<T>();
     let name = name.rsplit("::").next().unwrap_or(name);
-    let digits = |rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) || rest == "size";
+    let digits =
+        |rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) || rest == "size";
     match name.split_at(1) {
         ("u", rest) if digits(rest) => "a non-negative integer".to_owned(),
         ("i", rest) if digits(rest) => "an integer".to_owned(),
@@ -293,7 +296,12 @@ pub(crate) fn expand(
         let swept = sets.iter().find_map(|s| {
             let sweep = s.sweeps.iter().find(|w| w.name == name)?;
             let points = if quick { &sweep.quick } else { &sweep.full };
-            Some(points.iter().map(|p| parse(sets, &s.member_name(p))).collect())
+            Some(
+                points
+                    .iter()
+                    .map(|p| parse(sets, &s.member_name(p)))
+                    .collect(),
+            )
         });
         let found: Vec<Result<Member, String>> = swept.unwrap_or_else(|| vec![parse(sets, name)]);
         for member in found {
@@ -365,7 +373,12 @@ mod tests {
         let grid = expand(&sets, &["rank-depth".to_owned()], false).unwrap();
         assert_eq!(
             names(&grid),
-            ["rank:0 depth:6", "rank:0 depth:12", "rank:3 depth:6", "rank:3 depth:12"]
+            [
+                "rank:0 depth:6",
+                "rank:0 depth:12",
+                "rank:3 depth:6",
+                "rank:3 depth:12"
+            ]
         );
         let quick = expand(&sets, &["rank-depth".to_owned()], true).unwrap();
         assert_eq!(names(&quick), ["rank:0 depth:6"]);
@@ -377,7 +390,10 @@ mod tests {
         let m = parse(&sets, "rank:3 depth:20").unwrap();
         assert_eq!(m.pattern(), "rank:R depth:D");
         assert_eq!((m.get::<u32>(0), m.get::<u32>(1)), (Ok(3), Ok(20)));
-        assert_eq!(parameters(&sets, "rank:3 depth:20"), [("rank", 3.0), ("depth", 20.0)]);
+        assert_eq!(
+            parameters(&sets, "rank:3 depth:20"),
+            [("rank", 3.0), ("depth", 20.0)]
+        );
         assert_eq!(parameters(&sets, "official:3"), []);
         assert_eq!(parameters(&sets, "seed"), []);
         let k = parse(&sets, "official:x").unwrap();
@@ -385,9 +401,16 @@ mod tests {
             k.get::<usize>(0).unwrap_err(),
             "official:x: 'x' is not a non-negative integer"
         );
-        assert!(parse(&sets, "density:x").unwrap_err().contains("'x' is not"));
+        assert!(
+            parse(&sets, "density:x")
+                .unwrap_err()
+                .contains("'x' is not")
+        );
         let e = parse(&sets, "densty:0.5").unwrap_err();
-        assert!(e.starts_with("unknown input set 'densty:0.5' (known: density:P, density-sweep"), "{e}");
+        assert!(
+            e.starts_with("unknown input set 'densty:0.5' (known: density:P, density-sweep"),
+            "{e}"
+        );
         assert!(parse(&sets, "density:").is_err());
     }
 
@@ -399,13 +422,19 @@ mod tests {
         ];
         assert_eq!(parse(&sets, "seed").unwrap().pattern(), "seed");
         let m = parse(&sets, "7x6k4/random:20").unwrap();
-        assert_eq!((m.name(), m.pattern()), ("7x6k4/random:20", "CONFIG/random:PLIES"));
+        assert_eq!(
+            (m.name(), m.pattern()),
+            ("7x6k4/random:20", "CONFIG/random:PLIES")
+        );
     }
 
     #[test]
     fn help_names_each_sweep_with_its_ends() {
         let help = sets()[1].help();
         assert_eq!(help[1].0, "rank-depth");
-        assert_eq!(help[1].1, "rank:0 depth:6 … rank:3 depth:12, 4 sets (--quick: 1)");
+        assert_eq!(
+            help[1].1,
+            "rank:0 depth:6 … rank:3 depth:12, 4 sets (--quick: 1)"
+        );
     }
 }

@@ -52,7 +52,7 @@ pub fn solve<W: Workload + ?Sized>(
             known.join(", ")
         )));
     }
-    let solver = build_solver(w, variant)?;
+    let mut solver = build_solver(w, variant)?;
     let mut inputs = Vec::new();
     for text in texts {
         inputs.push(
@@ -88,7 +88,7 @@ pub fn solve<W: Workload + ?Sized>(
     inputs
         .iter()
         .map(|input| {
-            let out = verify::solve(&*solver, std::slice::from_ref(input))
+            let out = verify::solve(&mut *solver, std::slice::from_ref(input))
                 .map_err(|panic| {
                     Error::failed(format!(
                         "{}: {variant} {panic} on '{}'",

@@ -26,7 +26,7 @@ pub(crate) fn expected<W: Workload + ?Sized>(
     inputs: &[W::Input],
 ) -> Result<Option<Expected<W::Output>>, Error> {
     let variants = w.variants();
-    let oracle = variants[0].name;
+    let oracle = w.oracle();
     let name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
         oracle
     } else {
@@ -35,8 +35,8 @@ pub(crate) fn expected<W: Workload + ?Sized>(
             None => return Ok(None),
         }
     };
-    let solver = build_solver(w, name)?;
-    match solve(&*solver, inputs) {
+    let mut solver = build_solver(w, name)?;
+    match solve(&mut *solver, inputs) {
         Ok(answers) => Ok(Some(Expected { name, answers })),
         Err(panic) => Err(Error::failed(format!(
             "{}: the reference {name} {panic} on a batch of {} inputs",
@@ -48,7 +48,7 @@ pub(crate) fn expected<W: Workload + ?Sized>(
 
 /// Solves `inputs` once with `solver`; a panic becomes its message.
 pub(crate) fn solve<I, O: Clone + Default>(
-    solver: &dyn Solve<I, O>,
+    solver: &mut dyn Solve<I, O>,
     inputs: &[I],
 ) -> Result<Vec<O>, String> {
     let mut out = vec![O::default(); inputs.len()];
@@ -62,7 +62,7 @@ pub(crate) fn solve<I, O: Clone + Default>(
 pub(crate) fn checked<W: Workload + ?Sized>(
     w: &W,
     variant: &str,
-    solver: &dyn Solve<W::Input, W::Output>,
+    solver: &mut dyn Solve<W::Input, W::Output>,
     inputs: &[W::Input],
     expected: Option<&Expected<W::Output>>,
 ) -> Result<Vec<W::Output>, String> {

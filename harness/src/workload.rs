@@ -3,8 +3,9 @@
 //! A kernel crate is a plain library with its own types and trait. An
 //! adapter implementing [`Workload`] maps it onto bitbench's generic
 //! machinery (verification, timing, results); this module holds only that
-//! vocabulary, so every engine depends on it and it depends on none.
-//! [`DynWorkload`](crate::DynWorkload) erases the types for the CLI.
+//! vocabulary (and the input-set declarations of `sets`), so every engine
+//! depends on it and it depends on no engine. [`DynWorkload`](crate::DynWorkload)
+//! erases the types for the CLI.
 
 use crate::sets::{InputSet, Member};
 
@@ -15,6 +16,9 @@ pub struct VariantInfo {
     pub name: &'static str,
     /// One-line description.
     pub description: &'static str,
+    /// The CPU features it needs, by the names of Rust's
+    /// `is_x86_feature_detected!` (or another architecture's macro).
+    pub features: Vec<&'static str>,
     /// `Some(reason)` when this machine cannot run the variant.
     pub unavailable: Option<String>,
 }
@@ -22,17 +26,24 @@ pub struct VariantInfo {
 impl VariantInfo {
     /// Builds the entry for a registry variant from the CPU features it
     /// needs, detected at run time: availability is known without building
-    /// the variant (some build tables for milliseconds).
+    /// the variant (some build tables for milliseconds), and
+    /// [`Workload::solver`] must build it exactly when it is available.
+    ///
+    /// A feature of another architecture makes the variant unavailable
+    /// here; a name no architecture knows (a typo such as `avx-2`) is
+    /// refused when the program starts.
     ///
     /// ```
     /// use bitbench::VariantInfo;
     ///
     /// let portable = VariantInfo::new("swar", "64-bit words as lanes", &[]);
     /// assert_eq!(portable.unavailable, None);
-    /// let future = VariantInfo::new("wide", "a feature no CPU has", &["no-such-feature"]);
-    /// assert_eq!(future.unavailable.as_deref(), Some("this CPU lacks no-such-feature"));
+    /// let sse2 = VariantInfo::new("sse2", "128-bit lanes", &["sse2"]);
+    /// assert_eq!(sse2.unavailable.is_none(), cfg!(target_arch = "x86_64"));
+    /// let neon = VariantInfo::new("neon", "128-bit lanes", &["neon"]);
+    /// assert_eq!(neon.unavailable.is_none(), cfg!(target_arch = "aarch64"));
     /// ```
-    pub fn new(name: &'static str, description: &'static str, features: &[&str]) -> Self {
+    pub fn new(name: &'static str, description: &'static str, features: &[&'static str]) -> Self {
         // Name only what is missing: "lacks avx512f+avx512bw", not every
         // feature the variant uses.
         let missing: Vec<&str> = features
@@ -45,10 +56,22 @@ impl VariantInfo {
         VariantInfo {
             name,
             description,
+            features: features.to_vec(),
             unavailable,
         }
     }
+
+    /// The first feature it names that no architecture knows.
+    pub(crate) fn unknown_feature(&self) -> Option<&'static str> {
+        self.features
+            .iter()
+            .copied()
+            .find(|f| crate::features::detected(f).is_none())
+    }
 }
+
+/// What starts a comment line in an `--input-file`.
+pub(crate) const COMMENT: &str = "//";
 
 /// `name` when it is among `variants` and runs on this machine.
 pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static str> {
@@ -59,9 +82,30 @@ pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static 
 }
 
 /// A ready-to-run implementation: the batch entry point the harness times.
-pub trait Solve<I, O>: Send + Sync {
+///
+/// A solver may keep state between calls (scratch buffers, caches):
+/// the harness gives each thread its own, built by [`Workload::solver`].
+/// A closure or function answering one input is a solver too:
+///
+/// ```
+/// use bitbench::Solve;
+///
+/// let mut parity = |x: &u64| (x.count_ones() & 1) as u8;
+/// let mut out = [0; 2];
+/// parity.solve_batch(&[7, 3], &mut out);
+/// assert_eq!(out, [1, 0]);
+/// ```
+pub trait Solve<I, O>: Send {
     /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
-    fn solve_batch(&self, inputs: &[I], out: &mut [O]);
+    fn solve_batch(&mut self, inputs: &[I], out: &mut [O]);
+}
+
+impl<I, O, F: FnMut(&I) -> O + Send> Solve<I, O> for F {
+    fn solve_batch(&mut self, inputs: &[I], out: &mut [O]) {
+        for (input, out) in inputs.iter().zip(out) {
+            *out = self(input);
+        }
+    }
 }
 
 /// A kernel as bitbench sees it: implement this for your kernel and pass
@@ -69,12 +113,14 @@ pub trait Solve<I, O>: Send + Sync {
 ///
 /// Inputs and outputs are the kernel crate's own types; the adapter
 /// supplies the names, text formats, generators and the cost model. The
-/// first of [`Workload::variants`] is the oracle every other variant is
-/// checked against.
+/// [`Workload::oracle`] (by default the first variant) is what every other
+/// variant is checked against.
 pub trait Workload: Send + Sync + 'static {
     /// One problem instance (a board, a position, a depth and board, ...).
     type Input: Clone + Send + Sync + 'static;
-    /// One answer.
+    /// One answer. `Default` because the harness allocates every output
+    /// buffer before a batch runs and the solver overwrites it: the
+    /// default value is never read or compared.
     type Output: Clone + Default + Send + Sync + 'static;
 
     /// Registry name, e.g. `components`.
@@ -83,14 +129,28 @@ pub trait Workload: Send + Sync + 'static {
     fn description(&self) -> &'static str;
     /// What one element of throughput is, plural: `boards`, `solves`, ...
     fn unit(&self) -> &'static str;
+    /// The unit's singular, as in `ns/board`. Default: the plural without
+    /// its final `s`; override it where that is wrong (`matrices`).
+    fn unit_singular(&self) -> &'static str {
+        let unit = self.unit();
+        unit.strip_suffix('s').unwrap_or(unit)
+    }
 
-    /// Every variant, the oracle first.
+    /// Every variant.
     fn variants(&self) -> Vec<VariantInfo>;
+    /// The variant every other is checked against: the simplest, believed
+    /// right. Default: the first of [`Workload::variants`].
+    fn oracle(&self) -> &'static str {
+        self.variants().first().map_or("", |v| v.name)
+    }
     /// The declared default variant: what `solve` runs when none is named,
     /// the stand-in reference where the oracle's cost model refuses an
     /// input, and what the main job sweeps. Usually the variant believed
     /// fastest; the measured fastest is a result, computed by the report.
-    fn default_variant(&self) -> &'static str;
+    /// Default: the oracle.
+    fn default_variant(&self) -> &'static str {
+        self.oracle()
+    }
     /// Builds a variant, or `None` when it is unknown or unavailable here.
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Self::Input, Self::Output>>>;
 
@@ -136,12 +196,13 @@ pub trait Workload: Send + Sync + 'static {
     /// Parses one input in the spec's text format; `Err` is one line.
     fn parse_input(&self, text: &str) -> Result<Self::Input, String>;
     /// Parses the contents of `--input-file`: by default one input a line,
-    /// blank lines and `#` comments skipped.
+    /// blank lines and `//` comments skipped (not `#`, which starts many
+    /// boards' text, a components board's for one).
     fn parse_input_file(&self, text: &str) -> Result<Vec<Self::Input>, String> {
         text.lines()
             .enumerate()
             .map(|(i, line)| (i, line.trim()))
-            .filter(|(_, line)| !line.is_empty() && !line.starts_with("//"))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with(COMMENT))
             .map(|(i, line)| {
                 self.parse_input(line)
                     .map_err(|e| format!("line {}: {e}", i + 1))
@@ -165,8 +226,12 @@ pub trait Workload: Send + Sync + 'static {
         let _ = format;
         self.format_output(output)
     }
-    /// Whether two answers agree (canonical comparison).
-    fn same(&self, a: &Self::Output, b: &Self::Output) -> bool;
+    /// Whether two answers agree (canonical comparison). Default: their
+    /// texts ([`Workload::format_output`]) are equal; override it with `==`
+    /// where that is cheaper, or with what agreeing means.
+    fn same(&self, a: &Self::Output, b: &Self::Output) -> bool {
+        self.format_output(a) == self.format_output(b)
+    }
 
     /// Throughput elements one solved input stands for (default 1).
     fn elements(&self, input: &Self::Input, output: &Self::Output) -> u64 {
@@ -244,4 +309,64 @@ pub(crate) fn expanded<W: Workload>(w: &W, name: &str, quick: bool) -> Vec<Strin
         .iter()
         .map(|m| m.name().to_owned())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A workload whose input is any text, to read input files with.
+    struct Lines;
+
+    impl Workload for Lines {
+        type Input = String;
+        type Output = usize;
+        fn name(&self) -> &'static str {
+            "lines"
+        }
+        fn description(&self) -> &'static str {
+            "the length of a line"
+        }
+        fn unit(&self) -> &'static str {
+            "lines"
+        }
+        fn variants(&self) -> Vec<VariantInfo> {
+            vec![VariantInfo::new("len", "str::len", &[])]
+        }
+        fn solver(&self, _variant: &str) -> Option<Box<dyn Solve<String, usize>>> {
+            Some(Box::new(|s: &String| s.len()))
+        }
+        fn input_sets(&self) -> Vec<InputSet> {
+            vec![InputSet::new("empty", "empty lines")]
+        }
+        fn bench_sets(&self, _quick: bool) -> Vec<String> {
+            vec!["empty".into()]
+        }
+        fn generate(&self, _set: &Member, _seed: u64, n: usize) -> Result<Vec<String>, String> {
+            Ok(vec![String::new(); n])
+        }
+        fn parse_input(&self, text: &str) -> Result<String, String> {
+            Ok(text.to_owned())
+        }
+        fn format_input(&self, input: &String) -> String {
+            input.clone()
+        }
+        fn format_output(&self, output: &usize) -> String {
+            output.to_string()
+        }
+    }
+
+    #[test]
+    fn input_files_skip_blank_lines_and_slash_comments_only() {
+        let file = "// a comment\n\n#..#\n  // indented comment\nx # y\n";
+        assert_eq!(Lines.parse_input_file(file).unwrap(), ["#..#", "x # y"]);
+    }
+
+    #[test]
+    fn defaults_follow_from_the_variants_and_the_text_format() {
+        assert_eq!((Lines.oracle(), Lines.default_variant()), ("len", "len"));
+        assert_eq!(Lines.check_sets(), ["empty"]);
+        assert_eq!(Lines.unit_singular(), "line");
+        assert!(Lines.same(&3, &3) && !Lines.same(&3, &4));
+    }
 }

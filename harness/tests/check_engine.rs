@@ -13,7 +13,7 @@ struct Popcount;
 struct Solver(&'static str);
 
 impl Solve<u32, u32> for Solver {
-    fn solve_batch(&self, inputs: &[u32], out: &mut [u32]) {
+    fn solve_batch(&mut self, inputs: &[u32], out: &mut [u32]) {
         for (x, o) in inputs.iter().zip(out) {
             *o = match self.0 {
                 "naive" => (0..32).map(|i| x >> i & 1).sum(),

@@ -12,7 +12,7 @@
 
 use crate::sets::{InputSet, Member};
 use crate::workload::{Solve, VariantInfo, Workload};
-use cephalopod::{Problem, Solver, inputs};
+use cephalopod::{Problem, inputs};
 
 /// The `cephalopod` workload.
 pub struct Cephalopod;
@@ -36,16 +36,6 @@ const SLOW_DEPTH: u32 = 20;
 
 /// Boards per `rank:R depth:D` cell.
 const CELL_BOARDS: usize = 4;
-
-struct Batch(Box<dyn Solver>);
-
-impl Solve<Problem, u32> for Batch {
-    fn solve_batch(&self, inputs: &[Problem], out: &mut [u32]) {
-        for (p, out) in inputs.iter().zip(out) {
-            *out = self.0.solve(p.depth, p.board);
-        }
-    }
-}
 
 /// Dice sums a board can have: nine sixes at most.
 const MAX_RANK: u32 = 54;
@@ -82,7 +72,8 @@ impl Workload for Cephalopod {
         let v = cephalopod::variants()
             .into_iter()
             .find(|v| v.name == variant)?;
-        Some(Box::new(Batch((v.make)()?)))
+        let solver = (v.make)()?;
+        Some(Box::new(move |p: &Problem| solver.solve(p.depth, p.board)))
     }
 
     fn input_sets(&self) -> Vec<InputSet> {
@@ -142,9 +133,9 @@ impl Workload for Cephalopod {
             },
             "empty:D" => Ok(vec![inputs::empty(set.get(0)?)]),
             _ => match (set.get::<u32>(0)?, set.get::<u32>(1)?) {
-                (r, _) if r > MAX_RANK => Err(format!(
-                    "{set}: rank {r} is above {MAX_RANK} (nine sixes)"
-                )),
+                (r, _) if r > MAX_RANK => {
+                    Err(format!("{set}: rank {r} is above {MAX_RANK} (nine sixes)"))
+                }
                 // Rank 0 holds one board: the empty one.
                 (r, d) => Ok(inputs::rank(r, d, seed, if r == 0 { 1 } else { n })),
             },

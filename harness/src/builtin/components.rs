@@ -42,7 +42,7 @@ fn sweep() -> impl Iterator<Item = f64> {
 struct Batch(Box<dyn Labeler>);
 
 impl Solve<Board, components::Components> for Batch {
-    fn solve_batch(&self, inputs: &[Board], out: &mut [components::Components]) {
+    fn solve_batch(&mut self, inputs: &[Board], out: &mut [components::Components]) {
         self.0.label_batch(inputs, out);
     }
 }

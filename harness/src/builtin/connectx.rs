@@ -101,7 +101,7 @@ fn shrink_position(position: &Position) -> Vec<Position> {
 struct WinBatch(Box<dyn WinCheck>);
 
 impl Solve<Position, u8> for WinBatch {
-    fn solve_batch(&self, inputs: &[Position], out: &mut [u8]) {
+    fn solve_batch(&mut self, inputs: &[Position], out: &mut [u8]) {
         self.0.winners(inputs, out);
     }
 }
@@ -211,16 +211,6 @@ impl Workload for WinDetection {
     }
 }
 
-struct PerftBatch(Box<dyn connectx::Perft>);
-
-impl Solve<PerftInput, u64> for PerftBatch {
-    fn solve_batch(&self, inputs: &[PerftInput], out: &mut [u64]) {
-        for (input, out) in inputs.iter().zip(out) {
-            *out = self.0.perft(&input.position, input.depth);
-        }
-    }
-}
-
 /// Search nodes a variant may visit before the cost model skips it: the
 /// list oracle runs at roughly 30–40 ns a node, the bitboards at a few.
 fn node_budget(variant: &str) -> f64 {
@@ -254,7 +244,10 @@ impl Workload for PerftCount {
         let v = connectx::perft_variants()
             .into_iter()
             .find(|v| v.name == variant)?;
-        Some(Box::new(PerftBatch((v.make)()?)))
+        let perft = (v.make)()?;
+        Some(Box::new(move |input: &PerftInput| {
+            perft.perft(&input.position, input.depth)
+        }))
     }
 
     fn input_sets(&self) -> Vec<InputSet> {

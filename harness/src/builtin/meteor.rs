@@ -10,7 +10,7 @@ use crate::sets::{InputSet, Member};
 use crate::workload::{Solve, VariantInfo, Workload};
 use meteor::geometry::{CELLS, PIECES, Placement, placements};
 use meteor::inputs;
-use meteor::{PartialBoard, Puzzle, Solution, Solutions, Solver};
+use meteor::{PartialBoard, Puzzle, Solution, Solutions};
 use std::sync::LazyLock;
 
 /// The `meteor` workload.
@@ -72,25 +72,13 @@ fn completes(board: &PartialBoard, s: &Solution) -> bool {
     })
 }
 
-struct Batch(Box<dyn Solver>);
-
-impl Solve<Puzzle, Answer> for Batch {
-    fn solve_batch(&self, inputs: &[Puzzle], out: &mut [Answer]) {
-        for (p, out) in inputs.iter().zip(out) {
-            *out = Answer {
-                limit: p.limit,
-                board: p.board,
-                found: self.0.solve(&p.board, p.limit),
-            };
-        }
-    }
-}
-
 /// `K` of `partial:K` or `scattered:K`, a piece count.
 fn pieces(set: &Member) -> Result<usize, String> {
     match set.get(0)? {
         k if k <= PIECES => Ok(k),
-        k => Err(format!("{set}: {k} is not a number of pieces (0 to {PIECES})")),
+        k => Err(format!(
+            "{set}: {k} is not a number of pieces (0 to {PIECES})"
+        )),
     }
 }
 
@@ -137,7 +125,12 @@ impl Workload for Meteor {
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Puzzle, Answer>>> {
         let v = meteor::variants().into_iter().find(|v| v.name == variant)?;
-        Some(Box::new(Batch((v.make)()?)))
+        let solver = (v.make)()?;
+        Some(Box::new(move |p: &Puzzle| Answer {
+            limit: p.limit,
+            board: p.board,
+            found: solver.solve(&p.board, p.limit),
+        }))
     }
 
     fn input_sets(&self) -> Vec<InputSet> {
