@@ -130,8 +130,11 @@ impl InputSet {
     pub(crate) fn help(&self) -> Vec<(String, String)> {
         let mut lines = vec![(self.pattern.to_owned(), self.description.to_owned())];
         for s in &self.sweeps {
-            let first = self.member_name(&s.full[0]);
-            let last = self.member_name(&s.full[s.full.len() - 1]);
+            let (Some(first), Some(last)) = (s.full.first(), s.full.last()) else {
+                lines.push((s.name.to_owned(), "no sets".to_owned()));
+                continue;
+            };
+            let (first, last) = (self.member_name(first), self.member_name(last));
             let mut text = format!("{first} … {last}, {} sets", s.full.len());
             if s.quick != s.full {
                 text += &format!(" (--quick: {})", s.quick.len());
@@ -316,18 +319,19 @@ pub(crate) fn expand(
 
 /// The parameters a record of set `name` carries, in the declared order.
 pub(crate) fn parameters(sets: &[InputSet], name: &str) -> Vec<(&'static str, f64)> {
-    let Some(set) = sets.iter().find(|s| !s.text && s.parse(name).is_some()) else {
+    let Some((set, member)) = sets
+        .iter()
+        .filter(|s| !s.text)
+        .find_map(|s| Some((s, s.parse(name)?.ok()?)))
+    else {
         return Vec::new();
     };
-    match set.parse(name) {
-        Some(Ok(member)) => set
-            .parameters
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| Some((*p, member.get(i).ok()?)))
-            .collect(),
-        _ => Vec::new(),
-    }
+    let value = |(i, p): (usize, &&'static str)| Some((*p, member.get(i).ok()?));
+    set.parameters
+        .iter()
+        .enumerate()
+        .filter_map(value)
+        .collect()
 }
 
 fn unknown(sets: &[InputSet], name: &str) -> String {

@@ -42,7 +42,8 @@ fn edges() -> BTreeMap<String, Vec<String>> {
         .into_iter()
         .filter_map(|f| Some((module_of(&src, &f)?, f)))
         .collect();
-    let path = Regex::new(r"(?:^|[^$A-Za-z0-9_])(crate|super)::(\{[^}]*\}|[A-Za-z0-9_:]+)").unwrap();
+    let path =
+        Regex::new(r"(?:^|[^$A-Za-z0-9_])(crate|super)::(\{[^}]*\}|[A-Za-z0-9_:]+)").unwrap();
     let mut edges = BTreeMap::new();
     for (module, file) in &modules {
         let text = std::fs::read_to_string(file).unwrap();

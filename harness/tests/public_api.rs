@@ -51,7 +51,8 @@ fn the_docs_list_only_the_curated_items() {
     );
     let index = std::fs::read_to_string(target.join("doc/bitbench/all.html")).expect("all.html");
     // Each item is a link whose text is its path: `Workload`, `cli::main`.
-    let item = regex::Regex::new(r#"<a href="[A-Za-z0-9_/.]+\.html">([A-Za-z0-9_:]+)</a>"#).unwrap();
+    let item =
+        regex::Regex::new(r#"<a href="[A-Za-z0-9_/.]+\.html">([A-Za-z0-9_:]+)</a>"#).unwrap();
     let mut items: Vec<String> = item
         .captures_iter(&index)
         .map(|c| c[1].to_owned())
