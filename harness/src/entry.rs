@@ -130,6 +130,18 @@ impl<'a> Suite<'a> {
         workloads: &'a [&'a dyn DynWorkload],
         origin: Origin,
     ) -> Result<Suite<'a>, SuiteError> {
+        Suite::checked(workloads, origin, true)
+    }
+
+    /// [`Suite::new`], building every available variant only when `build`
+    /// (a counted child process runs a binary its parent already checked,
+    /// under valgrind, where building them all takes the better part of a
+    /// second).
+    pub(crate) fn checked(
+        workloads: &'a [&'a dyn DynWorkload],
+        origin: Origin,
+        build: bool,
+    ) -> Result<Suite<'a>, SuiteError> {
         if workloads.is_empty() {
             return Err(SuiteError("no workloads to run".to_owned()));
         }
@@ -138,7 +150,7 @@ impl<'a> Suite<'a> {
             if workloads[..i].iter().any(|other| other.name() == name) {
                 return Err(SuiteError(format!("two workloads are named '{name}'")));
             }
-            Suite::check(*w)?;
+            check(*w, build)?;
         }
         Ok(Suite { workloads, origin })
     }
@@ -180,53 +192,10 @@ impl<'a> Suite<'a> {
     /// }
     /// ```
     pub fn check(w: &dyn DynWorkload) -> Result<(), SuiteError> {
-        let name = w.name();
-        let fail = |what: String| Err(SuiteError(format!("workload '{name}' {what}")));
-        let variants = w.variants();
-        if variants.is_empty() {
-            return fail("has no variants".to_owned());
-        }
-        for (j, v) in variants.iter().enumerate() {
-            if variants[..j].iter().any(|other| other.name == v.name) {
-                return fail(format!("has two variants named '{}'", v.name));
-            }
-            if let Some(f) = v.unknown_feature() {
-                return fail(format!(
-                    "variant '{}': unknown CPU feature '{f}' (no architecture has it)",
-                    v.name
-                ));
-            }
-        }
-        for (role, declared) in [
-            ("oracle", w.oracle()),
-            ("default variant", w.default_variant()),
-        ] {
-            if !variants.iter().any(|v| v.name == declared) {
-                return fail(format!(
-                    "declares {role} '{declared}', which it does not list"
-                ));
-            }
-        }
-        let oracle = w.oracle();
-        if let Some(reason) = variants
-            .iter()
-            .find(|v| v.name == oracle)
-            .and_then(|v| v.unavailable.as_ref())
-        {
-            return fail(format!(
-                "cannot run here: the oracle '{oracle}' is unavailable ({reason})"
-            ));
-        }
-        if let Some(v) = w.unbuildable() {
-            return fail(format!(
-                "variant '{v}' is declared available (its CPU features are present) but \
-                 solver(\"{v}\") returns None"
-            ));
-        }
-        Ok(())
+        check(w, true)
     }
 
-    /// Every workload, in the order given.    /// Every workload, in the order given.
+    /// Every workload, in the order given.
     pub fn workloads(&self) -> &'a [&'a dyn DynWorkload] {
         self.workloads
     }
@@ -258,6 +227,54 @@ impl<'a> Suite<'a> {
         }
         names.iter().map(|n| self.find(n)).collect()
     }
+}
+
+/// [`Suite::check`], building the variants only when `build`.
+fn check(w: &dyn DynWorkload, build: bool) -> Result<(), SuiteError> {
+    let name = w.name();
+    let fail = |what: String| Err(SuiteError(format!("workload '{name}' {what}")));
+    let variants = w.variants();
+    if variants.is_empty() {
+        return fail("has no variants".to_owned());
+    }
+    for (j, v) in variants.iter().enumerate() {
+        if variants[..j].iter().any(|other| other.name == v.name) {
+            return fail(format!("has two variants named '{}'", v.name));
+        }
+        if let Some(f) = v.unknown_feature() {
+            return fail(format!(
+                "variant '{}': unknown CPU feature '{f}' (no architecture has it)",
+                v.name
+            ));
+        }
+    }
+    for (role, declared) in [
+        ("oracle", w.oracle()),
+        ("default variant", w.default_variant()),
+    ] {
+        if !variants.iter().any(|v| v.name == declared) {
+            return fail(format!(
+                "declares {role} '{declared}', which it does not list"
+            ));
+        }
+    }
+    let oracle = w.oracle();
+    if let Some(reason) = variants
+        .iter()
+        .find(|v| v.name == oracle)
+        .and_then(|v| v.unavailable.as_ref())
+    {
+        return fail(format!(
+            "cannot run here: the oracle '{oracle}' is unavailable ({reason})"
+        ));
+    }
+    if let Some(v) = build.then(|| w.unbuildable()).flatten() {
+        return fail(format!(
+            "variant '{v}' is declared available (its CPU features are present) but \
+             solver(\"{v}\") returns None"
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
