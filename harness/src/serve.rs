@@ -5,16 +5,14 @@
 //! bitbench program therefore has a hidden `serve` subcommand: one JSON
 //! request a line on stdin, one JSON response a line on stdout. Requests
 //! carry input text, never typed values, so two revisions whose types
-//! differ still speak the same protocol.
+//! differ still speak the same protocol. This module holds the protocol
+//! and the loaded batch; the loop answering stdin is `cmd::serve`.
 
-use crate::entry::Suite;
-use crate::erased::build_solver;
 use crate::error::Error;
-use crate::verify;
+use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
-use std::io::{BufRead, Write};
 use std::time::Instant;
 
 /// Bumped when a request or response changes meaning.
@@ -70,7 +68,7 @@ pub struct Hello {
 pub struct HelloWorkload {
     /// Registry name.
     pub name: String,
-    /// Throughput unit, plural.
+    /// Throughput unit, singular, as in `ns/board`.
     pub unit: String,
     /// The declared default variant.
     pub default_variant: String,
@@ -126,7 +124,7 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
     } else {
         variant
     };
-    let solver = build_solver(w, variant)?;
+    let mut solver = build_solver(w, variant)?;
     let inputs = lines
         .iter()
         .map(|t| {
@@ -134,7 +132,7 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
                 .map_err(|e| Error::usage(format!("input '{t}': {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut out = verify::solve(&*solver, &inputs)
+    let mut out = verify::solve(&mut *solver, &inputs)
         .map_err(|panic| Error::failed(format!("{}: {variant} {panic}", w.name())))?;
     let answers = Answers {
         outputs: out.iter().map(|o| w.format_output(o)).collect(),
@@ -154,96 +152,15 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
     })
 }
 
-/// What this build is: its protocol, the commit it was built from and its
-/// workloads.
-fn hello(suite: &Suite) -> Hello {
-    let (commit, dirty) = crate::machine::build_commit();
-    Hello {
-        protocol: PROTOCOL,
-        commit,
-        dirty,
-        workloads: suite
-            .workloads()
-            .iter()
-            .map(|w| HelloWorkload {
-                name: w.name().to_owned(),
-                unit: w.unit().to_owned(),
-                default_variant: w.default_variant().to_owned(),
-                variants: w
-                    .variants()
-                    .into_iter()
-                    .filter(|v| v.unavailable.is_none())
-                    .map(|v| v.name.to_owned())
-                    .collect(),
-                sets: w.measured_sets(&[], true),
-            })
-            .collect(),
+impl Loaded {
+    /// Runs the loaded batch `reps` times (at least once), timed together.
+    pub fn sample(&mut self, reps: u64) -> Sample {
+        let start = Instant::now();
+        for _ in 0..reps.max(1) {
+            (self.run)();
+        }
+        Sample {
+            ns: start.elapsed().as_nanos() as u64,
+        }
     }
-}
-
-/// Answers requests from stdin until it closes.
-pub fn run(suite: &Suite) -> Result<(), Error> {
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    let mut loaded: Option<Loaded> = None;
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| Error::usage(format!("serve: reading stdin: {e}")))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<Request>(&line) {
-            Err(e) => Err(Error::usage(format!("serve: bad request '{line}': {e}"))),
-            Ok(request) => answer(suite, request, &mut loaded),
-        };
-        let text = match reply {
-            Ok(text) => text,
-            Err(e) => json(&Failure {
-                error: e.to_string(),
-            }),
-        };
-        writeln!(stdout, "{text}")
-            .and_then(|()| stdout.flush())
-            .map_err(|e| Error::usage(format!("serve: writing stdout: {e}")))?;
-    }
-    Ok(())
-}
-
-fn answer(suite: &Suite, request: Request, loaded: &mut Option<Loaded>) -> Result<String, Error> {
-    Ok(match request {
-        Request::Hello => json(&hello(suite)),
-        Request::Inputs {
-            workload,
-            set,
-            seed,
-        } => json(&Lines {
-            lines: suite.find(&workload)?.input_lines(&set, seed, None)?,
-        }),
-        Request::Load {
-            workload,
-            variant,
-            inputs,
-        } => {
-            *loaded = None;
-            let batch = suite.find(&workload)?.load_text(&variant, &inputs)?;
-            let text = json(&batch.answers);
-            *loaded = Some(batch);
-            text
-        }
-        Request::Sample { reps } => {
-            let batch = loaded
-                .as_mut()
-                .ok_or_else(|| Error::usage("serve: sample before load"))?;
-            let start = Instant::now();
-            for _ in 0..reps.max(1) {
-                (batch.run)();
-            }
-            json(&Sample {
-                ns: start.elapsed().as_nanos() as u64,
-            })
-        }
-    })
-}
-
-fn json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).expect("protocol messages serialise")
 }

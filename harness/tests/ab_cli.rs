@@ -19,7 +19,7 @@ use std::process::{Command, Output};
 
 /// The fixture; `ANSWER` is replaced by each commit's body of `answer`.
 const LIB: &str = r#"
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 use std::hint::black_box;
 
 /// A uniform dependent loop over one word.
@@ -38,16 +38,6 @@ fn answer(x: u64) -> u64 {
     ANSWER
 }
 
-struct Loop;
-
-impl Solve<u64, u64> for Loop {
-    fn solve_batch(&self, inputs: &[u64], out: &mut [u64]) {
-        for (x, o) in inputs.iter().zip(out) {
-            *o = answer(*x);
-        }
-    }
-}
-
 impl Workload for Steps {
     type Input = u64;
     type Output = u64;
@@ -57,18 +47,13 @@ impl Workload for Steps {
     fn variants(&self) -> Vec<VariantInfo> { vec![VariantInfo::new("loop", "the loop", &[])] }
     fn default_variant(&self) -> &'static str { "loop" }
     fn solver(&self, v: &str) -> Option<Box<dyn Solve<u64, u64>>> {
-        (v == "loop").then(|| Box::new(Loop) as Box<dyn Solve<u64, u64>>)
+        (v == "loop").then(|| Box::new(|x: &u64| answer(*x)) as Box<dyn Solve<u64, u64>>)
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        vec![InputSetInfo { pattern: "random", description: "random words" }]
-    }
+    fn input_sets(&self) -> Vec<InputSet> { vec![InputSet::new("random", "random words")] }
     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
     fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
     fn bench_batch(&self, _quick: bool) -> usize { 256 }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-        if name != "random" {
-            return Err(format!("unknown input set '{name}'"));
-        }
+    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
         Ok((0..n as u64).map(|i| (i + seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
     }
     fn parse_input(&self, text: &str) -> Result<u64, String> {

@@ -257,7 +257,7 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
             .map(|w| {
                 (
                     w.name().to_owned(),
-                    w.unit().to_owned(),
+                    w.unit_singular().to_owned(),
                     w.default_variant().to_owned(),
                     w.measured_sets(&[], true),
                 )
@@ -294,7 +294,7 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
                     workload: workload.clone(),
                     variant: variant.clone(),
                     set: set.clone(),
-                    unit: crate::bench::singular(&unit).to_owned(),
+                    unit: unit.clone(),
                 });
             }
         }

@@ -13,5 +13,6 @@ pub mod list;
 pub mod main_job;
 pub mod matrix;
 pub mod report;
+pub mod serve;
 pub mod solve;
 pub mod table;
