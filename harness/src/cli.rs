@@ -277,7 +277,11 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             workloads,
             cases,
             seed,
-        } => cmd::check::run(&suite.select(&workloads)?, &CheckOptions { cases, seed })?,
+        } => cmd::check::run(
+            &suite.select(&workloads)?,
+            &CheckOptions { cases, seed },
+            &crate::repro::program(suite.origin().binary),
+        )?,
         Command::Bench {
             workloads,
             variant,

@@ -23,6 +23,9 @@ use std::time::Instant;
 pub(crate) const PRINT_ENV: &str = "BITBENCH_FUZZ_PRINT";
 /// What starts each line printed under [`PRINT_ENV`].
 pub(crate) const PRINT_PREFIX: &str = "fuzz input: ";
+/// The program a fuzz target's reproducing lines name: `bitbench fuzz`
+/// sets it to its own name for the targets it runs.
+pub(crate) const PROGRAM_ENV: &str = "BITBENCH_PROGRAM";
 
 /// `bitbench fuzz`'s command line.
 #[derive(clap::Args, Debug)]
@@ -65,13 +68,31 @@ impl Build {
         }
     }
 
-    /// `cargo [+nightly] fuzz SUBCOMMAND -s SANITIZER` in the fuzz folder.
-    fn cargo_fuzz(self, dir: &Path, subcommand: &str) -> Command {
+    fn describe(self) -> &'static str {
+        match self {
+            Build::Address => "nightly, AddressSanitizer",
+            Build::Plain => "default toolchain, no sanitizer",
+        }
+    }
+}
+
+/// The fuzz crate, how its targets are built and the program that answers
+/// `solve` for them.
+struct Targets {
+    dir: PathBuf,
+    build: Build,
+    program: String,
+}
+
+impl Targets {
+    /// `cargo [+nightly] fuzz SUBCOMMAND -s SANITIZER` in the fuzz folder,
+    /// the targets told which program their reproducing lines name.
+    fn cargo_fuzz(&self, subcommand: &str) -> Command {
         let mut cmd = Command::new("cargo");
-        if self == Build::Address {
+        if self.build == Build::Address {
             cmd.arg("+nightly");
         }
-        let sanitizer = match self {
+        let sanitizer = match self.build {
             Build::Address => "address",
             Build::Plain => "none",
         };
@@ -79,15 +100,9 @@ impl Build {
         // the decoders (every byte string is a valid input) do not have; it
         // costs 2-5x in runs per second on these compute-bound kernels.
         cmd.args(["fuzz", subcommand, "-s", sanitizer, "--no-trace-compares"])
-            .current_dir(dir);
+            .current_dir(&self.dir)
+            .env(PROGRAM_ENV, &self.program);
         cmd
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Build::Address => "nightly, AddressSanitizer",
-            Build::Plain => "default toolchain, no sanitizer",
-        }
     }
 }
 
@@ -155,9 +170,13 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
 pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     let dir = fuzz_dir(suite)?;
     let known = list_targets(&dir)?;
-    let build = Build::choose(&args.sanitizer)?;
+    let fuzz = Targets {
+        dir,
+        build: Build::choose(&args.sanitizer)?,
+        program: crate::repro::program(suite.origin().binary),
+    };
     if let Some(artifact) = &args.decode {
-        return decode(&dir, build, &known, &args.targets, artifact);
+        return decode(&fuzz, &known, &args.targets, artifact);
     }
     let targets = if args.targets.is_empty() {
         known.clone()
@@ -174,9 +193,9 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         return Err(Error::usage("--seconds must be at least 1"));
     }
     // One build of every target: they share all their dependencies.
-    eprintln!("fuzz: building the targets ({})", build.describe());
-    let status = build
-        .cargo_fuzz(&dir, "build")
+    eprintln!("fuzz: building the targets ({})", fuzz.build.describe());
+    let status = fuzz
+        .cargo_fuzz("build")
         .stdout(Stdio::null())
         .status()
         .map_err(|e| Error::usage(format!("cannot run cargo fuzz build: {e}")))?;
@@ -194,7 +213,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         "runs/s"
     );
     for target in &targets {
-        let run = run_target(&dir, build, target, args.seconds)?;
+        let run = run_target(&fuzz, target, args.seconds)?;
         let result = if run.finding.is_some() {
             "FINDING"
         } else {
@@ -232,10 +251,10 @@ struct TargetRun {
     finding: Option<String>,
 }
 
-fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<TargetRun, Error> {
+fn run_target(fuzz: &Targets, target: &str, seconds: u64) -> Result<TargetRun, Error> {
     let start = Instant::now();
     let (ok, log) = output(
-        build.cargo_fuzz(dir, "run").args([
+        fuzz.cargo_fuzz("run").args([
             target,
             "--",
             &format!("-max_total_time={seconds}"),
@@ -257,7 +276,7 @@ fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<Ta
         let mut report = finding_report(&log);
         let lines: Vec<&str> = log.lines().collect();
         if let Some(artifact) = artifact_path(&lines) {
-            for line in replay(dir, build, target, Path::new(&artifact))?.inputs {
+            for line in replay(fuzz, target, Path::new(&artifact))?.inputs {
                 report.push_str(&format!("\nreproduce: {line}"));
             }
         }
@@ -344,8 +363,7 @@ fn artifact_path(lines: &[&str]) -> Option<String> {
 /// `--decode`: the target comes from the artifact's folder
 /// (`artifacts/TARGET/...`) unless named on the command line.
 fn decode(
-    dir: &Path,
-    build: Build,
+    fuzz: &Targets,
     known: &[String],
     named: &[String],
     artifact: &Path,
@@ -378,7 +396,7 @@ fn decode(
             known.join(", ")
         )));
     }
-    let run = replay(dir, build, &target, &artifact)?;
+    let run = replay(fuzz, &target, &artifact)?;
     if run.inputs.is_empty() {
         outln!("{}", finding_report(&run.log));
         return Err(Error::failed(format!(
@@ -410,10 +428,9 @@ struct Replay {
 
 /// Runs `target` on `artifact` with [`PRINT_ENV`] set: the target decodes
 /// the bytes with its own decoder and prints what it checks.
-fn replay(dir: &Path, build: Build, target: &str, artifact: &Path) -> Result<Replay, Error> {
+fn replay(fuzz: &Targets, target: &str, artifact: &Path) -> Result<Replay, Error> {
     let (passed, log) = output(
-        build
-            .cargo_fuzz(dir, "run")
+        fuzz.cargo_fuzz("run")
             .arg(target)
             .arg(artifact)
             .env(PRINT_ENV, "1"),
