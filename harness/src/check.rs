@@ -46,6 +46,9 @@ pub struct Failure {
     pub reference: String,
     /// Where the input came from (input set or edge case).
     pub origin: String,
+    /// Whether the workload's `shrink` offered any smaller input to try:
+    /// if not, `input` is the one the check drew, not minimised.
+    pub minimised: bool,
     /// The minimised input in the spec's text format.
     pub input: String,
     /// The minimised input drawn for humans.
@@ -215,11 +218,13 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             line += &format!(" ({skipped} skipped by the cost model)");
         }
         if let Some((case, reference_name, reference)) = failure {
+            let minimised = !w.shrink(&case.input).is_empty();
             let small = minimise(w, reference, &**solver, case.input);
             report.failures.push(Failure {
                 variant: (*name).to_owned(),
                 reference: reference_name.to_owned(),
                 origin: origins[case.origin].clone(),
+                minimised,
                 input: w.format_input(&small),
                 picture: w.picture(&small),
                 expected: answer(w, reference, &small),

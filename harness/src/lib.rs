@@ -23,11 +23,13 @@ mod erased;
 pub mod error;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+mod shrink;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::DynWorkload;
 pub use error::Error;
+pub use shrink::Shrink;
 pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
 
 // The engines. Public only for our own benches and tests, which are

@@ -57,8 +57,13 @@ fn print_report(report: &CheckReport, program: &str) {
     }
     for f in &report.failures {
         outln!();
+        let shrunk = if f.minimised {
+            "minimised"
+        } else {
+            "not minimised: the workload's shrink offers no smaller input"
+        };
         outln!(
-            "  {} disagrees with {} on this input (minimised; from {}):",
+            "  {} disagrees with {} on this input ({shrunk}; from {}):",
             f.variant,
             f.reference,
             f.origin
