@@ -8,7 +8,12 @@
 //! `bitbench solve` command of its inputs, which the target prints when it
 //! replays the artifact with `BITBENCH_FUZZ_PRINT` set (the decoding is the
 //! library's, `bitbench::fuzz`); `--decode` does the same for an artifact
-//! found earlier.
+//! found earlier. `--init` writes such a crate for an outside crate's own
+//! workloads ([`init`]).
+
+mod init;
+
+pub use init::record_paths;
 
 use crate::entry::Suite;
 use crate::error::Error;
@@ -38,12 +43,17 @@ pub struct Args {
     seconds: u64,
     /// `address` (nightly and AddressSanitizer), `none` (any toolchain) or
     /// `auto`: address when a nightly toolchain is installed, else none.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, short = 's', default_value = "auto")]
     sanitizer: String,
     /// Print the `bitbench solve` command that reproduces a crash artifact
     /// (fuzz/artifacts/TARGET/crash-…), then rerun the target on it.
     #[arg(long, value_name = "ARTIFACT")]
     decode: Option<PathBuf>,
+    /// Write a cargo-fuzz crate (fuzz/, beside this program's Cargo.toml)
+    /// with one target per workload, then stop; the workloads must be
+    /// given to `bitbench::main!` by their paths in the crate's library.
+    #[arg(long, conflicts_with_all = ["decode", "targets"])]
+    init: bool,
 }
 
 /// How the targets are built: toolchain and sanitizer.
@@ -115,25 +125,24 @@ fn nightly_installed() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The `fuzz/` folder: found from the current directory upwards, else the
-/// one beside this crate's sources.
-fn fuzz_dir(suite: &Suite) -> Result<PathBuf, Error> {
+/// The `fuzz/` folder of the program's crate: beside its manifest or in a
+/// folder above (a workspace's). Never one found from the current
+/// directory, whose targets may be another program's.
+fn fuzz_dir(suite: &Suite, program: &str) -> Result<PathBuf, Error> {
     let is_fuzz = |dir: &Path| {
         std::fs::read_to_string(dir.join("Cargo.toml"))
             .is_ok_and(|t| t.contains("cargo-fuzz = true"))
     };
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let found = cwd
+    let manifest_dir = Path::new(suite.origin().manifest_dir);
+    let found = manifest_dir
         .ancestors()
         .map(|d| d.join("fuzz"))
-        .chain(
-            Path::new(suite.origin().manifest_dir)
-                .ancestors()
-                .map(|d| d.join("fuzz")),
-        )
         .find(|d| is_fuzz(d));
     found.ok_or_else(|| {
-        Error::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
+        Error::usage(format!(
+            "no cargo-fuzz crate in {} or a folder above: `{program} fuzz --init` writes one",
+            manifest_dir.join("fuzz").display()
+        ))
     })
 }
 
@@ -168,12 +177,28 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
 
 /// Runs `bitbench fuzz`.
 pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
-    let dir = fuzz_dir(suite)?;
+    let program = crate::repro::program(suite.origin().binary);
+    if args.init {
+        if let Ok(dir) = fuzz_dir(suite, &program) {
+            return Err(Error::usage(format!(
+                "fuzz --init: {} is a cargo-fuzz crate already; `{program} fuzz` runs it",
+                dir.display()
+            )));
+        }
+        let (dir, targets) = init::write(suite, &program)?;
+        outln!(
+            "wrote {} (targets: {}); run them with `{program} fuzz`",
+            dir.display(),
+            targets.join(", ")
+        );
+        return Ok(());
+    }
+    let dir = fuzz_dir(suite, &program)?;
     let known = list_targets(&dir)?;
     let fuzz = Targets {
         dir,
         build: Build::choose(&args.sanitizer)?,
-        program: crate::repro::program(suite.origin().binary),
+        program,
     };
     if let Some(artifact) = &args.decode {
         return decode(&fuzz, &known, &args.targets, artifact);
