@@ -125,25 +125,25 @@ fn nightly_installed() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The `fuzz/` folder of the program's crate: beside its manifest or in a
-/// folder above (a workspace's). Never one found from the current
-/// directory, whose targets may be another program's.
+/// The `fuzz/` folder of the program's crate: beside its manifest or
+/// beside its workspace's. Never one found from the current directory, nor
+/// one above the workspace, whose targets would be another program's.
 fn fuzz_dir(suite: &Suite, program: &str) -> Result<PathBuf, Error> {
-    let is_fuzz = |dir: &Path| {
-        std::fs::read_to_string(dir.join("Cargo.toml"))
-            .is_ok_and(|t| t.contains("cargo-fuzz = true"))
-    };
+    let manifest = |dir: &Path| std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
     let manifest_dir = Path::new(suite.origin().manifest_dir);
-    let found = manifest_dir
-        .ancestors()
-        .map(|d| d.join("fuzz"))
-        .find(|d| is_fuzz(d));
-    found.ok_or_else(|| {
-        Error::usage(format!(
-            "no cargo-fuzz crate in {} or a folder above: `{program} fuzz --init` writes one",
-            manifest_dir.join("fuzz").display()
-        ))
-    })
+    for dir in manifest_dir.ancestors() {
+        let fuzz = dir.join("fuzz");
+        if manifest(&fuzz).contains("cargo-fuzz = true") {
+            return Ok(fuzz);
+        }
+        if manifest(dir).lines().any(|l| l.trim() == "[workspace]") {
+            break;
+        }
+    }
+    Err(Error::usage(format!(
+        "no cargo-fuzz crate in {} or beside the workspace: `{program} fuzz --init` writes one",
+        manifest_dir.join("fuzz").display()
+    )))
 }
 
 /// Runs a command to completion, returning its status and its stdout and
