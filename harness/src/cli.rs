@@ -154,6 +154,7 @@ enum Command {
     ///
     /// Exits 1 on a finding, printed with the `bitbench solve` command that
     /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
+    /// `--init` writes a fuzz crate for a program's own workloads.
     Fuzz(cmd::fuzz::Args),
 }
 
