@@ -8,7 +8,8 @@
 //! crate that does not fuzz compiles no `arbitrary`.
 //!
 //! A target (`fuzz/fuzz_targets/parity.rs`, with `bitbench = { …,
-//! features = ["fuzz"] }` in the fuzz crate's manifest):
+//! features = ["fuzz"] }` in the fuzz crate's manifest; your binary's
+//! `fuzz --init` writes the crate, one such target per workload):
 //!
 //! ```ignore
 //! #![no_main]
@@ -18,7 +19,8 @@
 //! The decoder is [`Workload::arbitrary_inputs`]; its default draws a
 //! check set and a seed. To override it in your adapter, forward the
 //! feature (`fuzz = ["bitbench/fuzz"]`) and put the override under
-//! `#[cfg(feature = "fuzz")]`, as the built-in adapters do.
+//! `#[cfg(feature = "fuzz")]`, as the built-in adapters do (`fuzz --init`
+//! turns on a `fuzz` feature of your crate where there is one).
 //!
 //! libfuzzer-sys answers `cargo fuzz fmt` for a byte-slice target with the
 //! bytes themselves; run the artifact with `BITBENCH_FUZZ_PRINT=1` set (what
