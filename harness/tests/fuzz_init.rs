@@ -18,7 +18,7 @@ use std::process::{Command, Output};
 /// The toy kernel: parity of a word; `wrong` errs when bits 5 and 40 are
 /// both set (a quarter of random words).
 const LIB: &str = r#"
-use bitbench::{InputSetInfo, Shrink, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Shrink, Solve, VariantInfo, Workload};
 
 pub struct Parity;
 pub const PARITY: Parity = Parity;
@@ -26,16 +26,7 @@ pub const PARITY: Parity = Parity;
 /// What `main!` cannot name from outside: a call.
 pub const fn parity() -> Parity { Parity }
 
-struct Kernel(&'static str);
-
-impl Solve<u64, u8> for Kernel {
-    fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-        for (x, o) in inputs.iter().zip(out) {
-            let planted = self.0 == "wrong" && x & (1 << 5 | 1 << 40) == 1 << 5 | 1 << 40;
-            *o = (x.count_ones() & 1) as u8 ^ u8::from(planted);
-        }
-    }
-}
+const PLANTED: u64 = 1 << 5 | 1 << 40;
 
 impl Workload for Parity {
     type Input = u64;
@@ -46,15 +37,13 @@ impl Workload for Parity {
     fn variants(&self) -> Vec<VariantInfo> {
         vec![VariantInfo::new("popcnt", "the oracle", &[]), VariantInfo::new("wrong", "a bug", &[])]
     }
-    fn default_variant(&self) -> &'static str { "popcnt" }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
-        let name = ["popcnt", "wrong"].into_iter().find(|v| *v == variant)?;
-        Some(Box::new(Kernel(name)))
+        let wrong = match variant { "popcnt" => false, "wrong" => true, _ => return None };
+        Some(Box::new(move |x: &u64| (x.count_ones() & 1) as u8 ^ u8::from(wrong && x & PLANTED == PLANTED)))
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> { Vec::new() }
+    fn input_sets(&self) -> Vec<InputSet> { vec![InputSet::new("random", "uniformly random words")] }
     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-    fn generate(&self, _name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
         Ok((1..=n as u64).map(|i| (seed ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
     }
     fn parse_input(&self, text: &str) -> Result<u64, String> {
@@ -62,7 +51,6 @@ impl Workload for Parity {
     }
     fn format_input(&self, input: &u64) -> String { input.to_string() }
     fn format_output(&self, output: &u8) -> String { output.to_string() }
-    fn same(&self, a: &u8, b: &u8) -> bool { a == b }
     fn shrink(&self, input: &u64) -> Vec<u64> { input.shrink() }
 }
 "#;

@@ -127,7 +127,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             format!("{}: speedup over {base} (95% interval)", w.name()),
         ),
         None => {
-            let oracle = w.variants().first().map(|v| v.name);
+            let oracle = Some(w.oracle());
             let Some(reference) =
                 reports::speedup_reference(oracle, &variants, &sets, |v, set| ok_time(v, set))
             else {

@@ -69,7 +69,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
 /// Counts the workloads and writes one results file; returns its path and
 /// contents.
 pub fn run(
-    workloads: &[&'static dyn DynWorkload],
+    workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
     out: Option<&Path>,
 ) -> Result<(PathBuf, ResultsFile), Error> {

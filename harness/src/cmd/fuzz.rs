@@ -17,20 +17,11 @@ pub use init::record_paths;
 
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX, PROGRAM_ENV};
 use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-
-/// Set (non-empty) in a fuzz target's environment, `bitbench::fuzz::check`
-/// prints the `bitbench solve` line of each input it decodes, after
-/// [`PRINT_PREFIX`], before checking it.
-pub(crate) const PRINT_ENV: &str = "BITBENCH_FUZZ_PRINT";
-/// What starts each line printed under [`PRINT_ENV`].
-pub(crate) const PRINT_PREFIX: &str = "fuzz input: ";
-/// The program a fuzz target's reproducing lines name: `bitbench fuzz`
-/// sets it to its own name for the targets it runs.
-pub(crate) const PROGRAM_ENV: &str = "BITBENCH_PROGRAM";
 
 /// `bitbench fuzz`'s command line.
 #[derive(clap::Args, Debug)]

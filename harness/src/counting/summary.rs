@@ -2,7 +2,6 @@
 //! per (benchmark, bench) id and then into results records.
 
 use super::CountCase;
-use crate::bench::singular;
 use crate::erased::DynWorkload;
 use reports::{Metric, Record, Status};
 
@@ -70,7 +69,7 @@ pub fn record(
         input_set: case.set.clone(),
         target_cpu: target_cpu.to_owned(),
         metric: Metric::Instructions,
-        unit: format!("instructions/{}", singular(w.unit())),
+        unit: format!("instructions/{}", w.unit_singular()),
         ..Record::default()
     };
     match outcome {

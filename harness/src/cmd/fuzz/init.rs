@@ -21,7 +21,8 @@ static PATHS: OnceLock<&'static [&'static str]> = OnceLock::new();
 
 /// Records the source text of the workloads handed to the entry point
 /// (`stringify!` of each argument of [`main!`](crate::main!)), which
-/// `fuzz --init` writes into the targets. Not API: the macro calls it.
+/// `fuzz --init` writes into the targets. Not API: the macro calls it, as
+/// `bitbench::record_paths`.
 #[doc(hidden)]
 pub fn record_paths(paths: &'static [&'static str]) {
     // A second call (a test calling `main` twice) records the same text.
