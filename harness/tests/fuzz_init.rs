@@ -6,8 +6,13 @@
 //! the one-line `Shrink` forward to the two bits that matter, and the
 //! reproducing commands naming the toy's binary, not `bitbench`. The
 //! fuzzing half needs cargo-fuzz (`bash .ci/install-fuzz`) and is skipped,
-//! saying so, where it is missing. The fuzz crate builds into its own
-//! folder of this workspace's target directory, kept between runs.
+//! saying so, where it is missing.
+//!
+//! The fuzz crate builds where `bitbench fuzz` builds our own (fuzz/):
+//! with our fuzz crate's lock file and the same cargo-fuzz flags, every
+//! third-party dependency (libFuzzer, clap, plotters...) is the same
+//! artifact, so after `bitbench fuzz` or `.ci/fuzz-smoke` only bitbench,
+//! the toy and its target compile, and this test's build is theirs too.
 
 mod common;
 
@@ -120,11 +125,10 @@ fn cargo_fuzz_missing() -> bool {
 #[test]
 fn an_outside_crate_gets_a_fuzz_crate_that_finds_its_bug() {
     let (dir, toy, call) = build_toy();
-    let workspace_target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    );
-    let target = workspace_target.join("fuzz-init");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // Where `cargo fuzz` in fuzz/ builds: its default, unless set for all.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("fuzz/target"), PathBuf::from);
     let run = |exe: &Path, args: &[&str]| run(exe, &dir, &target, args);
 
     // check: shrunk to the two bits, reproduced through the toy's binary.
@@ -173,9 +177,10 @@ fn an_outside_crate_gets_a_fuzz_crate_that_finds_its_bug() {
         eprintln!("fuzzing skipped: cargo-fuzz missing (bash .ci/install-fuzz)");
     } else {
         // The same dependency versions as our own fuzz crate, so only the
-        // toy's two packages are new to the resolver.
+        // toy's two packages are new to the resolver and the dependencies'
+        // artifacts are the ones our fuzz crate's build left (see above).
         std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/Cargo.lock"),
+            workspace.join("fuzz/Cargo.lock"),
             dir.join("fuzz/Cargo.lock"),
         )
         .unwrap();
