@@ -194,6 +194,9 @@ pub fn main(workloads: &'static [&'static dyn DynWorkload], origin: Origin) -> E
             return ExitCode::from(2);
         }
     };
+    if let Some(code) = crate::setup::child_entry(&suite) {
+        return code;
+    }
     #[cfg(feature = "count")]
     if let Some(code) = crate::counting::gungraun_entry() {
         return code;

@@ -51,5 +51,6 @@ pub mod machine;
 #[doc(hidden)]
 pub mod out;
 mod progress;
+mod setup;
 mod stats;
 mod verify;

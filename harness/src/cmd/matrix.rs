@@ -287,13 +287,9 @@ fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error
             file.build.target_cpu
         )));
     }
-    let source = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    merged
-        .records
-        .extend(file.records.into_iter().map(|r| Record {
-            source: source.clone(),
-            ..r
-        }));
+    // No `source` tag: a record's level and metric already say which
+    // per-level file it came from, and a tag would read as a second series.
+    merged.records.extend(file.records);
     Ok(())
 }
 
