@@ -436,8 +436,8 @@ fn count_gives_identical_instructions_on_consecutive_runs() {
         return;
     }
     let s = Scratch::new("count");
-    let run = |name: &str| {
-        let out = bitbench(&[
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec![
             "count",
             "components",
             "--variant",
@@ -445,20 +445,39 @@ fn count_gives_identical_instructions_on_consecutive_runs() {
             "avx512",
             "--inputs",
             "density:0.5",
-            "--out",
-            &s.arg(name),
-        ]);
+        ];
+        args.extend(extra);
+        let out_arg = s.arg(name);
+        args.extend(["--out", &out_arg]);
+        let out = bitbench(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         ResultsFile::read(&s.path(name)).unwrap()
     };
-    let (first, second) = (run("a.json"), run("b.json"));
-    let get = |f: &ResultsFile, v: &str| {
+    // The second run simulates the caches too, which must not change the
+    // instruction count.
+    let (first, second) = (run("a.json", &[]), run("b.json", &["--cache"]));
+    let find = |f: &ResultsFile, v: &str, m: Metric| {
         f.records
             .iter()
-            .find(|r| r.variant == v)
+            .find(|r| r.variant == v && r.metric == m)
             .cloned()
-            .unwrap_or_else(|| panic!("no {v} record"))
     };
+    let get = |f: &ResultsFile, v: &str| {
+        find(f, v, Metric::Instructions).unwrap_or_else(|| panic!("no {v} record"))
+    };
+    assert!(find(&first, "swar", Metric::D1Misses).is_none());
+    for (metric, unit) in [
+        (Metric::D1Misses, "D1 misses/board"),
+        (Metric::LlMisses, "LL misses/board"),
+        (Metric::EstimatedCycles, "estimated cycles/board"),
+    ] {
+        let r = find(&second, "swar", metric).unwrap_or_else(|| panic!("no {metric}"));
+        assert_eq!((r.status, r.unit.as_str()), (Status::Ok, unit), "{r:?}");
+        let skipped = find(&second, "avx512", metric).unwrap();
+        assert_eq!(skipped.status, Status::Skipped, "{skipped:?}");
+    }
+    let cycles = find(&second, "swar", Metric::EstimatedCycles).unwrap();
+    assert!(cycles.median >= get(&second, "swar").median, "{cycles:?}");
     let (a, b) = (get(&first, "swar"), get(&second, "swar"));
     assert_eq!(a.status, Status::Ok, "{a:?}");
     assert_eq!(a.metric, Metric::Instructions);

@@ -294,7 +294,7 @@ impl Comparison<'_> {
         format!(
             "{} record(s) compared: {regressed} regressed, {improved} improved, {same} no change, \
              {other} not comparable (time: bootstrap over rounds, Holm-corrected at {:.0}%; \
-             instructions: exact)",
+             counts: exact)",
             self.rows.len(),
             ALPHA * 100.0
         )
