@@ -43,8 +43,8 @@ pub struct Args {
     max_batch_ms: u64,
     /// Also simulate the caches (callgrind's, with fixed sizes: 32 KiB
     /// 8-way L1s, an 8 MiB 16-way LL, 64-byte lines) and record D1 and LL
-    /// misses and estimated cycles per element; counting takes about twice
-    /// as long.
+    /// misses and estimated cycles per element; counting takes 1.4 to 1.7
+    /// times as long.
     #[arg(long)]
     cache: bool,
     /// Internal: run one case inside valgrind (what gungraun executes).

@@ -90,8 +90,8 @@ pub struct CountPlan {
     /// The cases, each countable under valgrind.
     pub cases: Vec<CountCase>,
     /// Simulate caches too, with the fixed sizes of [`CACHES`]: D1 and LL
-    /// misses and estimated cycles besides instructions, at about twice
-    /// the run time (`bitbench count --cache`).
+    /// misses and estimated cycles besides instructions, at 1.4 to 1.7
+    /// times the run time (`bitbench count --cache`).
     pub cache_sim: bool,
 }
 
