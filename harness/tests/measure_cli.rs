@@ -130,6 +130,46 @@ fn compare_gates_instruction_regressions_by_plain_percent() {
     assert_eq!(loose.status.code(), Some(0), "{}", stdout(&loose));
 }
 
+/// `count --cache`'s metrics gate like instructions: exactly, each alone.
+#[test]
+fn compare_gates_on_cache_metrics() {
+    let s = Scratch::new("compare-cache");
+    let cache = |d1: f64, cycles: f64| {
+        vec![
+            record("swar", Metric::Instructions, 1000.0, 0.0),
+            record("swar", Metric::D1Misses, d1, 0.0),
+            record("swar", Metric::EstimatedCycles, cycles, 0.0),
+        ]
+    };
+    write(&s.path("base.json"), cache(3.0, 1200.0));
+    write(&s.path("new.json"), cache(4.5, 1200.0));
+    let gate = |metric: &str| {
+        let out = bitbench(&[
+            "compare",
+            &s.arg("base.json"),
+            &s.arg("new.json"),
+            "--metric",
+            metric,
+        ]);
+        (out.status.code(), stdout(&out))
+    };
+    let (code, table) = gate("d1_misses");
+    assert_eq!(code, Some(1), "{table}");
+    assert!(
+        table.contains("+50.00%") && table.contains("REGRESSED"),
+        "{table}"
+    );
+    let (code, table) = gate("estimated_cycles");
+    assert_eq!(code, Some(0), "{table}");
+    assert!(
+        table.contains("1 record(s) compared: 0 regressed"),
+        "{table}"
+    );
+    // The default (time and instructions) leaves them out.
+    let out = bitbench(&["compare", &s.arg("base.json"), &s.arg("new.json")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
 /// A time record of 3 rounds of 10 seeded samples around `centre`, each
 /// round offset by up to ±3 % (noise between runs), each sample by ±1 %.
 fn timed(variant: &str, centre: f64, seed: u64) -> Record {
