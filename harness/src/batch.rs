@@ -8,9 +8,9 @@
 //! variant against the reference first when asked, as `bench` does
 //! (one implementation of verification serves both).
 
-use crate::erased::build_solver;
 use crate::error::Error;
-use crate::verify;
+use crate::sets;
+use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -79,8 +79,10 @@ pub fn prepare<W: Workload + ?Sized>(
         return Err(BatchError::Skipped(reason.clone()));
     }
     let set = request.set;
+    let member = sets::parse(&w.input_sets(), set)
+        .map_err(|e| BatchError::Invalid(Error::usage(format!("{}: {e}", w.name()))))?;
     let inputs = w
-        .generate(set, request.seed, w.bench_batch(request.quick))
+        .generate(&member, request.seed, w.bench_batch(request.quick))
         .map_err(|e| {
             BatchError::Invalid(Error::usage(format!(
                 "{}: input set '{set}': {e}",
@@ -97,12 +99,12 @@ pub fn prepare<W: Workload + ?Sized>(
         return Err(BatchError::Skipped(reason));
     }
     let started = Instant::now();
-    let solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
+    let mut solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
     let solver_built = started.elapsed();
     let mut elements = None;
     let mut out = if request.verify {
         let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
-        let out = verify::checked(w, request.variant, &*solver, &inputs, expected.as_ref())
+        let out = verify::checked(w, request.variant, &mut *solver, &inputs, expected.as_ref())
             .map_err(BatchError::Wrong)?;
         elements = Some(
             inputs

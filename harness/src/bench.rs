@@ -8,12 +8,12 @@
 //! it outlasts the clock's resolution, take many samples, keep the median
 //! and MAD per element.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::machine;
 use crate::progress;
+use crate::sets;
 use crate::stats;
-use crate::verify;
+use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use reports::{Metric, Record, Status, interval};
 use std::hint::black_box;
@@ -96,14 +96,13 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     } else {
         options.sets.clone()
     };
-    let sets: Vec<String> = named_sets
-        .iter()
-        .flat_map(|s| w.expand_set(s, options.quick))
-        .collect();
+    let members = sets::expand(&w.input_sets(), &named_sets, options.quick)
+        .map_err(|e| Error::usage(format!("{}: {e}", w.name())))?;
+    let sets: Vec<String> = members.iter().map(|m| m.name().to_owned()).collect();
     let mut inputs_by_set = Vec::with_capacity(sets.len());
-    for set in &sets {
+    for (set, member) in sets.iter().zip(&members) {
         let inputs = w
-            .generate(set, options.seed, w.bench_batch(options.quick))
+            .generate(member, options.seed, w.bench_batch(options.quick))
             .map_err(|e| Error::usage(format!("{}: input set '{set}': {e}", w.name())))?;
         if inputs.is_empty() {
             return Err(Error::usage(format!(
@@ -119,9 +118,9 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         .unwrap_or(if options.quick { 2 } else { 3 })
         .max(1);
     let budget = Budget::new(options.quick).per_round(rounds);
-    let unit = singular(w.unit());
+    let unit = w.unit_singular();
     let target_cpu = machine::target_cpu();
-    let oracle = all[0].name;
+    let oracle = w.oracle();
     let mut records = Vec::new();
     // Verify every (set, variant) first; what passes is measured below.
     let mut pending: Vec<Pending<'_, W>> = Vec::new();
@@ -159,18 +158,18 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 }
             };
             let verified = Instant::now();
-            let out =
-                match verify::checked(w, v.name, &*solvers[solver].1, inputs, expected.as_ref()) {
-                    Ok(out) => out,
-                    Err(reason) => {
-                        records.push(Record {
-                            status: Status::Error,
-                            reason: Some(reason),
-                            ..time
-                        });
-                        continue;
-                    }
-                };
+            let solver_ref = &mut *solvers[solver].1;
+            let out = match verify::checked(w, v.name, solver_ref, inputs, expected.as_ref()) {
+                Ok(out) => out,
+                Err(reason) => {
+                    records.push(Record {
+                        status: Status::Error,
+                        reason: Some(reason),
+                        ..time
+                    });
+                    continue;
+                }
+            };
             let verified = verified.elapsed();
             let elements: u64 = inputs
                 .iter()
@@ -220,7 +219,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 round + 1
             ));
             let (samples, reps) = measure(
-                &*solvers[p.solver].1,
+                &mut *solvers[p.solver].1,
                 p.inputs,
                 &mut p.out,
                 &budget,
@@ -294,14 +293,14 @@ fn counter_totals<W: Workload + ?Sized>(w: &W, out: &[W::Output]) -> Vec<(&'stat
 /// warm-up, and a batch slower than the whole warm-up budget (a deep
 /// cephalopod search) is not run again only to warm up.
 fn measure<I, O>(
-    solver: &dyn Solve<I, O>,
+    solver: &mut dyn Solve<I, O>,
     inputs: &[I],
     out: &mut [O],
     budget: &Budget,
     verified: Duration,
     reps: u64,
 ) -> (Vec<f64>, u64) {
-    let run = |out: &mut [O]| {
+    let mut run = |out: &mut [O]| {
         let start = Instant::now();
         solver.solve_batch(black_box(inputs), black_box(&mut *out));
         black_box(&*out);
@@ -334,9 +333,4 @@ fn measure<I, O>(
         samples.push(sample.elapsed().as_nanos() as f64);
     }
     (samples, reps)
-}
-
-/// `boards` → `board`, for per-element units.
-pub fn singular(unit: &str) -> &str {
-    unit.strip_suffix('s').unwrap_or(unit)
 }

@@ -1,6 +1,6 @@
 //! Differential checking: every variant against the oracle.
 //!
-//! The oracle is the registry's first variant. Where the workload's cost
+//! The oracle is the workload's declared one. Where the workload's cost
 //! model says the oracle would take too long, the declared default variant
 //! becomes the reference once it agreed with the oracle on every input the
 //! oracle could run, and the report says so. A variant that panics
@@ -8,12 +8,13 @@
 //! workload's `shrink` before it is reported, so the user sees the smallest
 //! input that still fails and the command that reproduces it.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::progress;
-use crate::verify;
+use crate::sets;
+use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 /// What `check` should do.
 #[derive(Clone, Debug)]
@@ -64,10 +65,52 @@ const CHUNK: usize = 2048;
 const SHRINK_LIMIT: usize = 10_000;
 
 type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
-type Named<'a, W> = (
-    &'a str,
-    &'a dyn Solve<<W as Workload>::Input, <W as Workload>::Output>,
-);
+
+/// Solvers for the parallel passes. A solver may keep scratch state, so no
+/// two threads share one: each work unit takes a whole set (every checked
+/// variant, built by the workload) and puts it back, and a set is built
+/// only when every other is in use, at most one per thread.
+struct Pool<'w, W: Workload + ?Sized> {
+    w: &'w W,
+    /// The variants of a set, in order: the oracle first.
+    names: Vec<&'static str>,
+    free: Mutex<Vec<Vec<Solver<W>>>>,
+}
+
+impl<'w, W: Workload + ?Sized> Pool<'w, W> {
+    /// Builds the first set, so a variant that does not build is an error
+    /// before any input is solved.
+    fn new(w: &'w W, names: Vec<&'static str>) -> Result<Self, Error> {
+        let pool = Pool {
+            w,
+            names,
+            free: Mutex::new(Vec::new()),
+        };
+        let first = pool.build()?;
+        pool.put(first);
+        Ok(pool)
+    }
+
+    fn build(&self) -> Result<Vec<Solver<W>>, Error> {
+        self.names.iter().map(|n| build_solver(self.w, n)).collect()
+    }
+
+    fn take(&self) -> Result<Vec<Solver<W>>, Error> {
+        let spare = self
+            .free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        spare.map_or_else(|| self.build(), Ok)
+    }
+
+    fn put(&self, set: Vec<Solver<W>>) {
+        self.free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(set);
+    }
+}
 
 /// One input with where it came from.
 #[derive(Clone)]
@@ -104,24 +147,23 @@ impl<I> Tally<I> {
 /// Runs the check for one workload.
 pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, Error> {
     let variants = w.variants();
-    let oracle_name = variants
-        .first()
-        .ok_or_else(|| Error::usage(format!("workload '{}' has no variants", w.name())))?
-        .name;
-    let oracle = build_solver(w, oracle_name)?;
+    let oracle_name = w.oracle();
     let mut report = CheckReport {
         workload: w.name().to_owned(),
         ..CheckReport::default()
     };
-    let mut others: Vec<(&str, Solver<W>)> = Vec::new();
-    for v in &variants[1..] {
+    // The pool's sets: the oracle at 0, then every other variant that runs here.
+    let mut names = vec![oracle_name];
+    for v in variants.iter().filter(|v| v.name != oracle_name) {
         match &v.unavailable {
             Some(reason) => report
                 .notes
                 .push(format!("{}: not checked, unavailable ({reason})", v.name)),
-            None => others.push((v.name, build_solver(w, v.name)?)),
+            None => names.push(v.name),
         }
     }
+    let pool = Pool::new(w, names)?;
+    let others: Vec<&'static str> = pool.names[1..].to_vec();
 
     // Every input, labelled with its origin for the failure report.
     let mut origins = Vec::new();
@@ -133,9 +175,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         });
         origins.push(format!("edge case '{label}'"));
     }
-    for name in w.check_sets() {
+    let sets = sets::expand(&w.input_sets(), &w.check_sets(), false)
+        .map_err(|e| Error::usage(format!("{}: {e}", w.name())))?;
+    for set in sets {
+        let name = set.name();
         let inputs = w
-            .generate(&name, options.seed, options.cases)
+            .generate(&set, options.seed, options.cases)
             .map_err(|e| Error::usage(format!("{}: input set '{name}': {e}", w.name())))?;
         let origin = origins.len();
         cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
@@ -153,8 +198,9 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         affordable
     });
     let bar = progress::bar((affordable.len() + deferred.len()) as u64, w.name());
-    let all: Vec<_> = others.iter().map(|(n, s)| (*n, &**s)).collect();
-    let by_oracle = compare(w, oracle_name, &*oracle, &all, &affordable, &bar)?;
+    // Pool indices: the oracle is 0, `others[i]` is i + 1.
+    let all: Vec<usize> = (1..=others.len()).collect();
+    let by_oracle = compare(w, &pool, 0, &all, &affordable, &bar)?;
 
     // Pass 2: inputs beyond the oracle's budget, against a verified stand-in.
     let mut by_stand_in: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
@@ -164,7 +210,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         let default = w.default_variant();
         let verified = others
             .iter()
-            .position(|(name, _)| *name == default)
+            .position(|name| *name == default)
             .filter(|&r| by_oracle[r].failure.is_none() && by_oracle[r].agreed > 0);
         match verified {
             None => report.notes.push(format!(
@@ -178,14 +224,13 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                     "{oracle_name} skipped on {} inputs ({reason}); reference there: {}, \
                      which agreed with {oracle_name} on {} inputs",
                     deferred.len(),
-                    others[r].0,
+                    others[r],
                     by_oracle[r].agreed
                 ));
-                let rest: Vec<_> = all.iter().enumerate().filter(|(i, _)| *i != r).collect();
-                let named: Vec<_> = rest.iter().map(|(_, v)| **v).collect();
-                let tallies = compare(w, all[r].0, all[r].1, &named, &deferred, &bar)?;
-                for ((i, _), t) in rest.into_iter().zip(tallies) {
-                    by_stand_in[i] = Some(t);
+                let rest: Vec<usize> = all.iter().copied().filter(|&k| k != r + 1).collect();
+                let tallies = compare(w, &pool, r + 1, &rest, &deferred, &bar)?;
+                for (k, t) in rest.into_iter().zip(tallies) {
+                    by_stand_in[k - 1] = Some(t);
                 }
                 stand_in = Some(r);
             }
@@ -193,38 +238,38 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     }
     bar.finish_and_clear();
 
-    for (i, (name, solver)) in others.iter().enumerate() {
+    for (i, name) in others.iter().enumerate() {
         let first = &by_oracle[i];
         let mut line = format!(
             "{name}: agreed with {oracle_name} on {} inputs",
             first.agreed
         );
         let mut skipped = first.skipped;
-        let mut failure = first.failure.clone().map(|c| (c, oracle_name, &*oracle));
+        let mut failure = first.failure.clone().map(|c| (c, 0));
         if let (Some(second), Some(r)) = (&by_stand_in[i], stand_in) {
-            line += &format!(", with {} on {}", others[r].0, second.agreed);
+            line += &format!(", with {} on {}", others[r], second.agreed);
             skipped += second.skipped;
             if failure.is_none() {
-                failure = second
-                    .failure
-                    .clone()
-                    .map(|c| (c, others[r].0, &*others[r].1));
+                failure = second.failure.clone().map(|c| (c, r + 1));
             }
         }
         if skipped > 0 {
             line += &format!(" ({skipped} skipped by the cost model)");
         }
-        if let Some((case, reference_name, reference)) = failure {
-            let small = minimise(w, reference, &**solver, case.input);
+        if let Some((case, reference)) = failure {
+            let mut set = pool.take()?;
+            let (reference_solver, solver) = pair(&mut set, reference, i + 1);
+            let small = minimise(w, &mut **reference_solver, &mut **solver, case.input);
             report.failures.push(Failure {
                 variant: (*name).to_owned(),
-                reference: reference_name.to_owned(),
+                reference: pool.names[reference].to_owned(),
                 origin: origins[case.origin].clone(),
                 input: w.format_input(&small),
                 picture: w.picture(&small),
-                expected: answer(w, reference, &small),
-                got: answer(w, &**solver, &small),
+                expected: answer(w, &mut **reference_solver, &small),
+                got: answer(w, &mut **solver, &small),
             });
+            pool.put(set);
             line += " — DISAGREES";
         }
         report.summary.push(line);
@@ -232,60 +277,38 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     Ok(report)
 }
 
-/// Compares every variant in `others` with `reference` on `cases`, in
-/// parallel chunks, keeping each variant's first disagreement (a panic is
-/// one). A panicking reference ends the check with an error naming the
-/// input.
+/// Two distinct elements of `v`, both mutable.
+fn pair<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "two distinct solvers");
+    if a < b {
+        let (low, high) = v.split_at_mut(b);
+        (&mut low[a], &mut high[0])
+    } else {
+        let (low, high) = v.split_at_mut(a);
+        (&mut high[0], &mut low[b])
+    }
+}
+
+/// Compares every variant in `others` with `reference` (indices into the
+/// pool's sets) on `cases`, in parallel chunks, keeping each variant's
+/// first disagreement (a panic is one). A panicking reference ends the
+/// check with an error naming the input.
 fn compare<W: Workload + ?Sized>(
     w: &W,
-    reference_name: &str,
-    reference: &dyn Solve<W::Input, W::Output>,
-    others: &[Named<'_, W>],
+    pool: &Pool<'_, W>,
+    reference: usize,
+    others: &[usize],
     cases: &[Case<W::Input>],
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Tally<W::Input>>, Error> {
     let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
-            let expected = verify::solve(reference, &inputs).map_err(|_| {
-                let (i, panic) = first_panic(reference, &inputs);
-                Error::failed(format!(
-                    "{}: the oracle {reference_name} {panic} on {}",
-                    w.name(),
-                    w.format_input(&inputs[i])
-                ))
-            })?;
-            let tallies = others
-                .iter()
-                .map(|(name, solver)| {
-                    let runnable: Vec<usize> = (0..chunk.len())
-                        .filter(|&i| w.skip(name, &inputs[i]).is_none())
-                        .collect();
-                    let batch: Vec<W::Input> =
-                        runnable.iter().map(|&i| inputs[i].clone()).collect();
-                    let mut tally = Tally::new();
-                    tally.skipped = (chunk.len() - runnable.len()) as u64;
-                    match verify::solve(*solver, &batch) {
-                        Ok(got) => {
-                            for (k, &i) in runnable.iter().enumerate() {
-                                if w.same(&expected[i], &got[k]) {
-                                    tally.agreed += 1;
-                                } else if tally.failure.is_none() {
-                                    tally.failure = Some(chunk[i].clone());
-                                }
-                            }
-                        }
-                        Err(_) => {
-                            let (k, _) = first_panic(*solver, &batch);
-                            tally.failure = Some(chunk[runnable[k]].clone());
-                        }
-                    }
-                    tally
-                })
-                .collect();
+            let mut set = pool.take()?;
+            let tallies = compare_chunk(w, &mut set, &pool.names, reference, others, chunk);
+            pool.put(set);
             bar.inc(chunk.len() as u64);
-            Ok(tallies)
+            tallies
         })
         .collect::<Result<_, Error>>()?;
     let mut totals: Vec<Tally<W::Input>> = others.iter().map(|_| Tally::new()).collect();
@@ -297,16 +320,73 @@ fn compare<W: Workload + ?Sized>(
     Ok(totals)
 }
 
+/// [`compare`] on one chunk, with one thread's set of solvers.
+fn compare_chunk<W: Workload + ?Sized>(
+    w: &W,
+    set: &mut [Solver<W>],
+    names: &[&str],
+    reference: usize,
+    others: &[usize],
+    chunk: &[Case<W::Input>],
+) -> Result<Vec<Tally<W::Input>>, Error> {
+    let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
+    let expected = match verify::solve(&mut *set[reference], &inputs) {
+        Ok(expected) => expected,
+        Err(_) => {
+            let (i, panic) = first_panic(&mut *set[reference], &inputs);
+            return Err(Error::failed(format!(
+                "{}: the oracle {} {panic} on {}",
+                w.name(),
+                names[reference],
+                w.format_input(&inputs[i])
+            )));
+        }
+    };
+    let tallies = others
+        .iter()
+        .map(|&k| {
+            let runnable: Vec<usize> = (0..chunk.len())
+                .filter(|&i| w.skip(names[k], &inputs[i]).is_none())
+                .collect();
+            let batch: Vec<W::Input> = runnable.iter().map(|&i| inputs[i].clone()).collect();
+            let mut tally = Tally::new();
+            tally.skipped = (chunk.len() - runnable.len()) as u64;
+            match verify::solve(&mut *set[k], &batch) {
+                Ok(got) => {
+                    for (j, &i) in runnable.iter().enumerate() {
+                        if w.same(&expected[i], &got[j]) {
+                            tally.agreed += 1;
+                        } else if tally.failure.is_none() {
+                            tally.failure = Some(chunk[i].clone());
+                        }
+                    }
+                }
+                Err(_) => {
+                    let (j, _) = first_panic(&mut *set[k], &batch);
+                    tally.failure = Some(chunk[runnable[j]].clone());
+                }
+            }
+            tally
+        })
+        .collect();
+    Ok(tallies)
+}
+
 /// The first of `inputs` on which `solver` panics, solved one at a time,
 /// with the panic's message (the batch as a whole is known to panic).
 fn first_panic<I: Clone, O: Clone + Default>(
-    solver: &dyn Solve<I, O>,
+    solver: &mut dyn Solve<I, O>,
     inputs: &[I],
 ) -> (usize, String) {
     inputs
         .iter()
         .enumerate()
-        .find_map(|(i, input)| Some((i, verify::solve(solver, std::slice::from_ref(input)).err()?)))
+        .find_map(|(i, input)| {
+            Some((
+                i,
+                verify::solve(&mut *solver, std::slice::from_ref(input)).err()?,
+            ))
+        })
         .unwrap_or_else(|| (0, "panicked on the batch but on no input alone".to_owned()))
 }
 
@@ -314,7 +394,7 @@ fn first_panic<I: Clone, O: Clone + Default>(
 /// output, or the panic.
 fn answer<W: Workload + ?Sized>(
     w: &W,
-    solver: &dyn Solve<W::Input, W::Output>,
+    solver: &mut dyn Solve<W::Input, W::Output>,
     input: &W::Input,
 ) -> String {
     match verify::solve(solver, std::slice::from_ref(input)) {
@@ -326,15 +406,15 @@ fn answer<W: Workload + ?Sized>(
 /// Greedily shrinks a failing input while the two solvers still disagree.
 fn minimise<W: Workload + ?Sized>(
     w: &W,
-    reference: &dyn Solve<W::Input, W::Output>,
-    variant: &dyn Solve<W::Input, W::Output>,
+    reference: &mut dyn Solve<W::Input, W::Output>,
+    variant: &mut dyn Solve<W::Input, W::Output>,
     mut input: W::Input,
 ) -> W::Input {
-    let one = |solver: &dyn Solve<W::Input, W::Output>, i: &W::Input| {
+    fn one<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, i: &I) -> Result<O, String> {
         verify::solve(solver, std::slice::from_ref(i)).map(|mut out| out.remove(0))
-    };
+    }
     // A panic of the variant disagrees; one of the reference says nothing.
-    let disagrees = |i: &W::Input| match (one(reference, i), one(variant, i)) {
+    let mut disagrees = |i: &W::Input| match (one(&mut *reference, i), one(&mut *variant, i)) {
         (Ok(expected), Ok(got)) => !w.same(&expected, &got),
         (Ok(_), Err(_)) => true,
         (Err(_), _) => false,

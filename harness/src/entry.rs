@@ -48,28 +48,10 @@ macro_rules! origin {
 /// [`Workload`](crate::Workload), usually a unit struct.
 ///
 /// ```no_run
-/// use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+/// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
-/// /// Parity of a word, two ways.
+/// /// Parity of a word, two ways, over a sweep of bit densities.
 /// struct Parity;
-///
-/// struct Loop;
-/// impl Solve<u64, u8> for Loop {
-///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-///         for (x, o) in inputs.iter().zip(out) {
-///             *o = (0..64).map(|i| (x >> i) as u8 & 1).fold(0, |a, b| a ^ b);
-///         }
-///     }
-/// }
-///
-/// struct Popcnt;
-/// impl Solve<u64, u8> for Popcnt {
-///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-///         for (x, o) in inputs.iter().zip(out) {
-///             *o = (x.count_ones() & 1) as u8;
-///         }
-///     }
-/// }
 ///
 /// impl Workload for Parity {
 ///     type Input = u64;
@@ -80,34 +62,35 @@ macro_rules! origin {
 ///     fn variants(&self) -> Vec<VariantInfo> {
 ///         vec![
 ///             VariantInfo::new("loop", "bit by bit (the oracle)", &[]),
-///             VariantInfo::new("popcnt", "count_ones & 1", &[]),
+///             VariantInfo::new("popcnt", "count_ones & 1", &["popcnt"]),
 ///         ]
 ///     }
-///     fn default_variant(&self) -> &'static str { "popcnt" }
 ///     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
 ///         match variant {
-///             "loop" => Some(Box::new(Loop)),
-///             "popcnt" => Some(Box::new(Popcnt)),
+///             "loop" => Some(Box::new(|x: &u64| (0..64).fold(0, |p, i| p ^ (x >> i) as u8 & 1))),
+///             "popcnt" => Some(Box::new(|x: &u64| (x.count_ones() & 1) as u8)),
 ///             _ => None,
 ///         }
 ///     }
-///     fn input_sets(&self) -> Vec<InputSetInfo> {
-///         vec![InputSetInfo { pattern: "random", description: "uniform words" }]
+///     fn input_sets(&self) -> Vec<InputSet> {
+///         let p = InputSet::new("p:P", "bits set with probability P").parameters(&["density"]);
+///         vec![p.sweep("p-sweep", [0.1, 0.5, 0.9])]
 ///     }
-///     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-///     fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-///     fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-///         match name {
-///             "random" => Ok((0..n as u64).map(|i| (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect()),
-///             _ => Err(format!("unknown input set '{name}'")),
-///         }
+///     fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["p-sweep".into()] }
+///     fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+///         let p: f64 = set.get(0)?;
+///         let mut x = seed;
+///         let mut bit = move || {
+///             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+///             ((x >> 11) as f64) < p * (1u64 << 53) as f64
+///         };
+///         Ok((0..n).map(|_| (0..64).fold(0, |w, i| w | u64::from(bit()) << i)).collect())
 ///     }
 ///     fn parse_input(&self, text: &str) -> Result<u64, String> {
 ///         text.parse().map_err(|e| format!("'{text}': {e}"))
 ///     }
 ///     fn format_input(&self, input: &u64) -> String { input.to_string() }
 ///     fn format_output(&self, output: &u8) -> String { output.to_string() }
-///     fn same(&self, a: &u8, b: &u8) -> bool { a == b }
 /// }
 ///
 /// bitbench::main!(Parity);
@@ -123,8 +106,8 @@ macro_rules! main {
 }
 
 /// A program's workloads, checked once at start-up, and its [`Origin`].
-pub struct Suite {
-    workloads: &'static [&'static dyn DynWorkload],
+pub struct Suite<'a> {
+    workloads: &'a [&'a dyn DynWorkload],
     origin: Origin,
 }
 
@@ -140,14 +123,25 @@ impl fmt::Display for SuiteError {
 
 impl std::error::Error for SuiteError {}
 
-impl Suite {
-    /// Checks the workloads: at least one, distinct names, each with at
-    /// least one variant, distinct variant names and a declared default
-    /// among them.
+impl<'a> Suite<'a> {
+    /// Checks the workloads, at least one with distinct names, each as
+    /// [`Suite::check`] does.
     pub fn new(
-        workloads: &'static [&'static dyn DynWorkload],
+        workloads: &'a [&'a dyn DynWorkload],
         origin: Origin,
-    ) -> Result<Suite, SuiteError> {
+    ) -> Result<Suite<'a>, SuiteError> {
+        Suite::checked(workloads, origin, true)
+    }
+
+    /// [`Suite::new`], building every available variant only when `build`
+    /// (a counted child process runs a binary its parent already checked,
+    /// under valgrind, where building them all takes the better part of a
+    /// second).
+    pub(crate) fn checked(
+        workloads: &'a [&'a dyn DynWorkload],
+        origin: Origin,
+        build: bool,
+    ) -> Result<Suite<'a>, SuiteError> {
         if workloads.is_empty() {
             return Err(SuiteError("no workloads to run".to_owned()));
         }
@@ -156,30 +150,53 @@ impl Suite {
             if workloads[..i].iter().any(|other| other.name() == name) {
                 return Err(SuiteError(format!("two workloads are named '{name}'")));
             }
-            let variants = w.variants();
-            if variants.is_empty() {
-                return Err(SuiteError(format!("workload '{name}' has no variants")));
-            }
-            for (j, v) in variants.iter().enumerate() {
-                if variants[..j].iter().any(|other| other.name == v.name) {
-                    return Err(SuiteError(format!(
-                        "workload '{name}' has two variants named '{}'",
-                        v.name
-                    )));
-                }
-            }
-            let default = w.default_variant();
-            if !variants.iter().any(|v| v.name == default) {
-                return Err(SuiteError(format!(
-                    "workload '{name}' declares default variant '{default}', which it does not list"
-                )));
-            }
+            check(*w, build)?;
         }
         Ok(Suite { workloads, origin })
     }
 
+    /// Checks one workload's registration on this machine: at least one
+    /// variant, distinct variant names, the oracle and the default among
+    /// them, the oracle available, every CPU feature name known to some
+    /// architecture, and every variant declared available built by
+    /// `solver()`. Call it from a test of your own adapter:
+    ///
+    /// ```
+    /// # use bitbench::{InputSet, Member, Suite, VariantInfo, Workload};
+    /// struct Parity;
+    /// impl Workload for Parity {
+    ///     type Input = u64;
+    ///     type Output = u8;
+    ///     fn name(&self) -> &'static str { "parity" }
+    ///     fn description(&self) -> &'static str { "parity of a word" }
+    ///     fn unit(&self) -> &'static str { "words" }
+    ///     fn variants(&self) -> Vec<VariantInfo> {
+    ///         vec![VariantInfo::new("popcnt", "count_ones & 1", &["popcnt"])]
+    ///     }
+    ///     fn solver(&self, _variant: &str) -> Option<Box<dyn bitbench::Solve<u64, u8>>> {
+    ///         None // forgot to build it
+    ///     }
+    ///     # fn input_sets(&self) -> Vec<InputSet> { vec![InputSet::new("all", "")] }
+    ///     # fn bench_sets(&self, _: bool) -> Vec<String> { vec!["all".into()] }
+    ///     # fn generate(&self, _: &Member, _: u64, n: usize) -> Result<Vec<u64>, String> { Ok(vec![0; n]) }
+    ///     # fn parse_input(&self, t: &str) -> Result<u64, String> { t.parse().map_err(|_| t.to_owned()) }
+    ///     # fn format_input(&self, i: &u64) -> String { i.to_string() }
+    ///     # fn format_output(&self, o: &u8) -> String { o.to_string() }
+    /// }
+    ///
+    /// let e = Suite::check(&Parity).unwrap_err().to_string();
+    /// if std::arch::is_x86_feature_detected!("popcnt") {
+    ///     assert!(e.contains("variant 'popcnt' is declared available"), "{e}");
+    /// } else {
+    ///     assert!(e.contains("the oracle 'popcnt' is unavailable"), "{e}");
+    /// }
+    /// ```
+    pub fn check(w: &dyn DynWorkload) -> Result<(), SuiteError> {
+        check(w, true)
+    }
+
     /// Every workload, in the order given.
-    pub fn workloads(&self) -> &'static [&'static dyn DynWorkload] {
+    pub fn workloads(&self) -> &'a [&'a dyn DynWorkload] {
         self.workloads
     }
 
@@ -189,7 +206,7 @@ impl Suite {
     }
 
     /// Looks a workload up by name.
-    pub fn find(&self, name: &str) -> Result<&'static dyn DynWorkload, Error> {
+    pub fn find(&self, name: &str) -> Result<&'a dyn DynWorkload, Error> {
         self.workloads
             .iter()
             .copied()
@@ -204,10 +221,131 @@ impl Suite {
     }
 
     /// Resolves workload names from the command line; empty means all.
-    pub fn select(&self, names: &[String]) -> Result<Vec<&'static dyn DynWorkload>, Error> {
+    pub fn select(&self, names: &[String]) -> Result<Vec<&'a dyn DynWorkload>, Error> {
         if names.is_empty() {
             return Ok(self.workloads.to_vec());
         }
         names.iter().map(|n| self.find(n)).collect()
+    }
+}
+
+/// [`Suite::check`], building the variants only when `build`.
+fn check(w: &dyn DynWorkload, build: bool) -> Result<(), SuiteError> {
+    let name = w.name();
+    let fail = |what: String| Err(SuiteError(format!("workload '{name}' {what}")));
+    let variants = w.variants();
+    if variants.is_empty() {
+        return fail("has no variants".to_owned());
+    }
+    for (j, v) in variants.iter().enumerate() {
+        if variants[..j].iter().any(|other| other.name == v.name) {
+            return fail(format!("has two variants named '{}'", v.name));
+        }
+        if let Some(f) = v.unknown_feature() {
+            return fail(format!(
+                "variant '{}': unknown CPU feature '{f}' (no architecture has it)",
+                v.name
+            ));
+        }
+    }
+    for (role, declared) in [
+        ("oracle", w.oracle()),
+        ("default variant", w.default_variant()),
+    ] {
+        if !variants.iter().any(|v| v.name == declared) {
+            return fail(format!(
+                "declares {role} '{declared}', which it does not list"
+            ));
+        }
+    }
+    let oracle = w.oracle();
+    if let Some(reason) = variants
+        .iter()
+        .find(|v| v.name == oracle)
+        .and_then(|v| v.unavailable.as_ref())
+    {
+        return fail(format!(
+            "cannot run here: the oracle '{oracle}' is unavailable ({reason})"
+        ));
+    }
+    if let Some(v) = build.then(|| w.unbuildable()).flatten() {
+        return fail(format!(
+            "variant '{v}' is declared available (its CPU features are present) but \
+             solver(\"{v}\") returns None"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sets::{InputSet, Member};
+    use crate::workload::{Solve, VariantInfo, Workload};
+
+    /// A workload listing the variants it is given.
+    struct Listed(&'static [&'static str]);
+
+    impl Workload for Listed {
+        type Input = u8;
+        type Output = u8;
+        fn name(&self) -> &'static str {
+            "listed"
+        }
+        fn description(&self) -> &'static str {
+            "the input itself"
+        }
+        fn unit(&self) -> &'static str {
+            "bytes"
+        }
+        fn variants(&self) -> Vec<VariantInfo> {
+            self.0
+                .iter()
+                .map(|v| VariantInfo::new(v, "identity", &[]))
+                .collect()
+        }
+        fn solver(&self, _variant: &str) -> Option<Box<dyn Solve<u8, u8>>> {
+            Some(Box::new(|x: &u8| *x))
+        }
+        fn input_sets(&self) -> Vec<InputSet> {
+            vec![InputSet::new("all", "every byte")]
+        }
+        fn bench_sets(&self, _quick: bool) -> Vec<String> {
+            vec!["all".into()]
+        }
+        fn generate(&self, _set: &Member, _seed: u64, _n: usize) -> Result<Vec<u8>, String> {
+            Ok((0..=255).collect())
+        }
+        fn parse_input(&self, text: &str) -> Result<u8, String> {
+            text.parse().map_err(|_| format!("'{text}' is not a byte"))
+        }
+        fn format_input(&self, input: &u8) -> String {
+            input.to_string()
+        }
+        fn format_output(&self, output: &u8) -> String {
+            output.to_string()
+        }
+    }
+
+    fn error(workloads: &[&dyn DynWorkload]) -> String {
+        match Suite::new(workloads, crate::origin!()) {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn broken_registrations_are_one_line_each() {
+        assert_eq!(error(&[]), "no workloads to run");
+        assert_eq!(error(&[&Listed(&[])]), "workload 'listed' has no variants");
+        assert_eq!(
+            error(&[&Listed(&["a", "a"])]),
+            "workload 'listed' has two variants named 'a'"
+        );
+        assert_eq!(
+            error(&[&Listed(&["a"]), &Listed(&["b"])]),
+            "two workloads are named 'listed'"
+        );
+        assert_eq!(error(&[&Listed(&["a", "b"])]), "");
     }
 }

@@ -1,159 +1,191 @@
 //! The type-erased workload the CLI holds: one list of every workload,
 //! whatever its input and output types.
 //!
-//! The blanket impl turns each [`Workload`] call the commands need into a
-//! text- or record-shaped one, monomorphising the engines per workload.
+//! [`DynWorkload`] is all a user sees: sealed, with no methods of its own,
+//! so importing it beside [`Workload`] clashes with nothing. The commands
+//! call the engine through its supertrait, whose blanket impl turns each
+//! [`Workload`] call they need into a text- or record-shaped one,
+//! monomorphising the engines per workload.
 
-use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
-use crate::bench::{self, BenchOptions};
-use crate::check::{self, CheckOptions, CheckReport};
-use crate::cmd::solve::SolveRequest;
-use crate::error::Error;
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
-use reports::{Parameter, Record};
+use crate::workload::Workload;
 
-/// A type-erased workload: what the CLI holds in its registry.
-pub trait DynWorkload: Send + Sync {
-    /// Registry name.
-    fn name(&self) -> &'static str;
-    /// One-line description.
-    fn description(&self) -> &'static str;
-    /// Throughput unit, plural.
-    fn unit(&self) -> &'static str;
-    /// Every variant, the oracle first.
-    fn variants(&self) -> Vec<VariantInfo>;
-    /// The declared default variant, see [`Workload::default_variant`].
-    fn default_variant(&self) -> &'static str;
-    /// Input sets for help texts.
-    fn input_sets(&self) -> Vec<InputSetInfo>;
-    /// Extra `solve --format` names.
-    fn output_formats(&self) -> &'static [&'static str];
-    /// Solves text inputs with `variant` (empty: the default), returning
-    /// one output line each; see [`crate::cmd::solve::solve`].
-    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error>;
-    /// The inputs of one set in the text format `solve` reads, one each:
-    /// `n` of them (default: one `bench` sample) for an open-ended set, all
-    /// of a fixed one.
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, Error>;
-    /// Runs the differential check.
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error>;
-    /// Verifies then times; returns the records.
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
-    /// Sweeps the main job measures with the declared default variant only.
-    fn sweep_sets(&self) -> Vec<String>;
-    /// Totals over several sets, see [`Workload::totals`].
-    fn totals(&self) -> Vec<(String, Vec<String>)>;
-    /// The input sets measured for `named` (empty: the `bench` defaults),
-    /// sweeps expanded into their members.
-    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
-    /// Fills in what every record of this workload says about itself: its
-    /// input set's parameters and the workload's oracle.
-    fn annotate(&self, records: &mut [Record]);
-    /// Prepares one (variant, input set) batch for an outside measuring
-    /// tool (criterion, gungraun), see [`batch::prepare`].
-    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
-}
+/// Any workload, whatever its input and output types: what
+/// [`cli::main`](crate::cli::main) takes a list of. `&MY_WORKLOAD` is one
+/// for every type implementing [`Workload`]; nothing else implements it
+/// (it is sealed), and it has no methods of its own.
+pub trait DynWorkload: engine::Engine {}
 
-impl<W: Workload> DynWorkload for W {
-    fn name(&self) -> &'static str {
-        Workload::name(self)
+impl<W: Workload> DynWorkload for W {}
+
+/// Private, so no other crate can name, implement or import it.
+mod engine {
+    use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
+    use crate::bench::{self, BenchOptions};
+    use crate::check::{self, CheckOptions, CheckReport};
+    use crate::error::Error;
+    use crate::sets::{self, InputSet};
+    use crate::solve::{self, SolveRequest};
+    use crate::workload::{VariantInfo, Workload};
+    use reports::{Parameter, Record};
+
+    /// What the commands ask of a workload, in text and records.
+    pub trait Engine: Send + Sync {
+        /// Registry name.
+        fn name(&self) -> &'static str;
+        /// One-line description.
+        fn description(&self) -> &'static str;
+        /// Throughput unit, plural.
+        fn unit(&self) -> &'static str;
+        /// The unit's singular, see [`Workload::unit_singular`].
+        fn unit_singular(&self) -> &'static str;
+        /// Every variant.
+        fn variants(&self) -> Vec<VariantInfo>;
+        /// The oracle, see [`Workload::oracle`].
+        fn oracle(&self) -> &'static str;
+        /// The first variant declared available here that does not build.
+        fn unbuildable(&self) -> Option<&'static str>;
+        /// The declared default variant, see [`Workload::default_variant`].
+        fn default_variant(&self) -> &'static str;
+        /// The input-set families, see [`Workload::input_sets`].
+        fn input_sets(&self) -> Vec<InputSet>;
+        /// Extra `solve --format` names.
+        fn output_formats(&self) -> &'static [&'static str];
+        /// Solves text inputs with `variant` (empty: the default), returning
+        /// one output line each; see [`solve::solve`].
+        fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error>;
+        /// The inputs of one set in the text format `solve` reads, one each:
+        /// `n` of them (default: one `bench` sample) for an open-ended set, all
+        /// of a fixed one.
+        fn input_lines(&self, set: &str, seed: u64, n: Option<usize>)
+        -> Result<Vec<String>, Error>;
+        /// Runs the differential check.
+        fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error>;
+        /// Verifies then times; returns the records.
+        fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
+        /// Sweeps the main job measures with the declared default variant only.
+        fn sweep_sets(&self) -> Vec<String>;
+        /// Totals over several sets, see [`Workload::totals`], with the sets
+        /// each sums expanded.
+        fn totals(&self) -> Vec<(String, Vec<String>)>;
+        /// The input sets measured for `named` (empty: the `bench` defaults),
+        /// sweeps expanded into their members, each once. A name that is no
+        /// set is kept as it is, for the command measuring it to reject.
+        fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
+        /// Fills in what every record of this workload says about itself: its
+        /// input set's parameters and the workload's oracle.
+        fn annotate(&self, records: &mut [Record]);
+        /// Prepares one (variant, input set) batch for an outside measuring
+        /// tool (criterion, gungraun), see [`batch::prepare`].
+        fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
     }
-    fn description(&self) -> &'static str {
-        Workload::description(self)
-    }
-    fn unit(&self) -> &'static str {
-        Workload::unit(self)
-    }
-    fn variants(&self) -> Vec<VariantInfo> {
-        Workload::variants(self)
-    }
-    fn default_variant(&self) -> &'static str {
-        Workload::default_variant(self)
-    }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        Workload::input_sets(self)
-    }
-    fn output_formats(&self) -> &'static [&'static str] {
-        Workload::output_formats(self)
-    }
-    fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error> {
-        crate::cmd::solve::solve(self, request)
-    }
-    fn input_lines(&self, set: &str, seed: u64, n: Option<usize>) -> Result<Vec<String>, Error> {
-        let n = n.unwrap_or_else(|| self.bench_batch(false));
-        crate::cmd::inputs::lines(self, set, seed, n)
-    }
-    fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error> {
-        check::run(self, options)
-    }
-    fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error> {
-        let mut records = bench::run(self, options)?;
-        DynWorkload::annotate(self, &mut records);
-        Ok(records)
-    }
-    fn sweep_sets(&self) -> Vec<String> {
-        Workload::sweep_sets(self)
-    }
-    fn totals(&self) -> Vec<(String, Vec<String>)> {
-        Workload::totals(self)
-    }
-    fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
-        let named = if named.is_empty() {
-            self.bench_sets(quick)
-        } else {
-            named.to_vec()
-        };
-        named
-            .iter()
-            .flat_map(|s| self.expand_set(s, quick))
-            .collect()
-    }
-    fn annotate(&self, records: &mut [Record]) {
-        let oracle = Workload::variants(self).first().map(|v| v.name.to_owned());
-        for r in records
-            .iter_mut()
-            .filter(|r| r.workload == Workload::name(self))
-        {
-            r.parameters = Workload::parameters(self, &r.input_set)
+
+    impl<W: Workload> Engine for W {
+        fn name(&self) -> &'static str {
+            Workload::name(self)
+        }
+        fn description(&self) -> &'static str {
+            Workload::description(self)
+        }
+        fn unit(&self) -> &'static str {
+            Workload::unit(self)
+        }
+        fn unit_singular(&self) -> &'static str {
+            Workload::unit_singular(self)
+        }
+        fn variants(&self) -> Vec<VariantInfo> {
+            Workload::variants(self)
+        }
+        fn oracle(&self) -> &'static str {
+            Workload::oracle(self)
+        }
+        fn unbuildable(&self) -> Option<&'static str> {
+            Workload::variants(self)
                 .into_iter()
-                .map(|(name, value)| Parameter {
-                    name: name.to_owned(),
-                    value,
+                .find(|v| v.unavailable.is_none() && self.solver(v.name).is_none())
+                .map(|v| v.name)
+        }
+        fn default_variant(&self) -> &'static str {
+            Workload::default_variant(self)
+        }
+        fn input_sets(&self) -> Vec<InputSet> {
+            Workload::input_sets(self)
+        }
+        fn output_formats(&self) -> &'static [&'static str] {
+            Workload::output_formats(self)
+        }
+        fn solve_text(&self, request: &SolveRequest<'_>) -> Result<Vec<String>, Error> {
+            solve::solve(self, request)
+        }
+        fn input_lines(
+            &self,
+            set: &str,
+            seed: u64,
+            n: Option<usize>,
+        ) -> Result<Vec<String>, Error> {
+            let n = n.unwrap_or_else(|| self.bench_batch(false));
+            solve::input_lines(self, set, seed, n)
+        }
+        fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error> {
+            check::run(self, options)
+        }
+        fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error> {
+            let mut records = bench::run(self, options)?;
+            Engine::annotate(self, &mut records);
+            Ok(records)
+        }
+        fn sweep_sets(&self) -> Vec<String> {
+            Workload::sweep_sets(self)
+        }
+        fn totals(&self) -> Vec<(String, Vec<String>)> {
+            let families = Workload::input_sets(self);
+            Workload::totals(self)
+                .into_iter()
+                .map(|(total, set)| {
+                    let members = sets::expand(&families, &[set], false).unwrap_or_default();
+                    (total, members.iter().map(|m| m.name().to_owned()).collect())
                 })
-                .collect();
-            r.oracle.clone_from(&oracle);
+                .collect()
+        }
+        fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String> {
+            let named = if named.is_empty() {
+                self.bench_sets(quick)
+            } else {
+                named.to_vec()
+            };
+            let families = Workload::input_sets(self);
+            let mut measured: Vec<String> = Vec::new();
+            for name in named {
+                let members = match sets::expand(&families, std::slice::from_ref(&name), quick) {
+                    Ok(members) => members.iter().map(|m| m.name().to_owned()).collect(),
+                    Err(_) => vec![name],
+                };
+                for m in members {
+                    if !measured.contains(&m) {
+                        measured.push(m);
+                    }
+                }
+            }
+            measured
+        }
+        fn annotate(&self, records: &mut [Record]) {
+            let oracle = Some(Workload::oracle(self).to_owned());
+            let families = Workload::input_sets(self);
+            for r in records
+                .iter_mut()
+                .filter(|r| r.workload == Workload::name(self))
+            {
+                r.parameters = sets::parameters(&families, &r.input_set)
+                    .into_iter()
+                    .map(|(name, value)| Parameter {
+                        name: name.to_owned(),
+                        value,
+                    })
+                    .collect();
+                r.oracle.clone_from(&oracle);
+            }
+        }
+        fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
+            batch::prepare(self, request)
         }
     }
-    fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
-        batch::prepare(self, request)
-    }
-}
-
-/// Looks up a variant and builds it, with the CLI's error for each way that
-/// can fail.
-pub(crate) fn build_solver<W: Workload + ?Sized>(
-    workload: &W,
-    variant: &str,
-) -> Result<Box<dyn Solve<W::Input, W::Output>>, Error> {
-    let variants = workload.variants();
-    let Some(info) = variants.iter().find(|v| v.name == variant) else {
-        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
-        return Err(Error::usage(format!(
-            "unknown variant '{variant}' for workload '{}' (known: {})",
-            workload.name(),
-            names.join(", ")
-        )));
-    };
-    if let Some(reason) = &info.unavailable {
-        return Err(Error::usage(format!(
-            "variant '{variant}' of '{}' is unavailable: {reason}",
-            workload.name()
-        )));
-    }
-    workload.solver(variant).ok_or_else(|| {
-        Error::usage(format!(
-            "variant '{variant}' of '{}' could not be built on this machine",
-            workload.name()
-        ))
-    })
 }

@@ -25,7 +25,7 @@
 //! `bitbench fuzz --decode ARTIFACT` does) and [`check`] prints the
 //! `bitbench solve` line of the inputs it decoded before checking them.
 
-use crate::cmd::fuzz::{PRINT_ENV, PRINT_PREFIX};
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX};
 use crate::workload::{Solve, Workload};
 use arbitrary::Unstructured;
 use std::any::{Any, TypeId};
@@ -40,7 +40,7 @@ pub use arbitrary;
 /// Runs every available variant of `workload` on the inputs decoded from
 /// `bytes` and panics, naming the workload, the variant, the input, both
 /// answers and the `bitbench solve` commands that reproduce it, when one
-/// disagrees with the oracle (the first of [`Workload::variants`]).
+/// disagrees with the oracle ([`Workload::oracle`]).
 ///
 /// Inputs the oracle's cost model refuses ([`Workload::skip`]) are not
 /// checked, nor a variant on the inputs its own cost model refuses. Each
@@ -50,25 +50,9 @@ pub use arbitrary;
 /// may cost far more than one run (tables made at start-up).
 ///
 /// ```
-/// use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+/// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
 /// struct Parity;
-/// struct Fold;
-/// impl Solve<u64, u8> for Fold {
-///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-///         for (x, o) in inputs.iter().zip(out) {
-///             *o = (0..64).fold(0, |p, i| p ^ (x >> i) as u8 & 1);
-///         }
-///     }
-/// }
-/// struct Popcnt;
-/// impl Solve<u64, u8> for Popcnt {
-///     fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-///         for (x, o) in inputs.iter().zip(out) {
-///             *o = (x.count_ones() & 1) as u8;
-///         }
-///     }
-/// }
 ///
 /// impl Workload for Parity {
 ///     type Input = u64;
@@ -82,19 +66,17 @@ pub use arbitrary;
 ///             VariantInfo::new("popcnt", "count_ones & 1", &[]),
 ///         ]
 ///     }
-///     fn default_variant(&self) -> &'static str { "popcnt" }
 ///     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
 ///         match variant {
-///             "fold" => Some(Box::new(Fold)),
-///             "popcnt" => Some(Box::new(Popcnt)),
+///             "fold" => Some(Box::new(|x: &u64| (0..64).fold(0, |p, i| p ^ (x >> i) as u8 & 1))),
+///             "popcnt" => Some(Box::new(|x: &u64| (x.count_ones() & 1) as u8)),
 ///             _ => None,
 ///         }
 ///     }
-///     fn input_sets(&self) -> Vec<InputSetInfo> { Vec::new() }
+///     fn input_sets(&self) -> Vec<InputSet> { Vec::new() }
 ///     fn bench_sets(&self, _quick: bool) -> Vec<String> { Vec::new() }
-///     fn check_sets(&self) -> Vec<String> { Vec::new() }
-///     fn generate(&self, name: &str, _seed: u64, _n: usize) -> Result<Vec<u64>, String> {
-///         Err(format!("unknown input set '{name}'"))
+///     fn generate(&self, set: &Member, _seed: u64, _n: usize) -> Result<Vec<u64>, String> {
+///         Err(format!("unknown input set '{set}'"))
 ///     }
 ///     // Up to four words straight from the bytes.
 ///     fn arbitrary_inputs(
@@ -109,7 +91,6 @@ pub use arbitrary;
 ///     }
 ///     fn format_input(&self, input: &u64) -> String { input.to_string() }
 ///     fn format_output(&self, output: &u8) -> String { output.to_string() }
-///     fn same(&self, a: &u8, b: &u8) -> bool { a == b }
 /// }
 ///
 /// // A target's body: `fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&Parity, bytes));`
@@ -131,9 +112,12 @@ pub fn check<W: Workload>(workload: &W, bytes: &[u8]) {
 
 /// [`check`] on decoded inputs.
 fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
-    let variants = &prepared(workload).variants;
-    let (oracle, rest) = variants
-        .split_first()
+    let mut prepared = prepared(workload)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let (oracle, rest) = prepared
+        .variants
+        .split_first_mut()
         .expect("prepared() keeps the oracle first");
     let inputs: Vec<W::Input> = inputs
         .into_iter()
@@ -142,7 +126,7 @@ fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
     if inputs.is_empty() {
         return;
     }
-    let expected = run(oracle.1.as_ref(), &inputs);
+    let expected = run(oracle.1.as_mut(), &inputs);
     for (name, variant) in rest {
         let mine: Vec<usize> = (0..inputs.len())
             .filter(|&i| workload.skip(name, &inputs[i]).is_none())
@@ -160,7 +144,7 @@ fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
             .fail()
         };
         for &i in &mine {
-            let got = &run(variant.as_ref(), std::slice::from_ref(&inputs[i]))[0];
+            let got = &run(variant.as_mut(), std::slice::from_ref(&inputs[i]))[0];
             if !workload.same(&expected[i], got) {
                 disagrees(i, got, String::new());
             }
@@ -169,7 +153,7 @@ fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
             continue;
         }
         let batch: Vec<W::Input> = mine.iter().map(|&i| inputs[i].clone()).collect();
-        let got = run(variant.as_ref(), &batch);
+        let got = run(variant.as_mut(), &batch);
         for (k, (&i, got)) in mine.iter().zip(&got).enumerate() {
             if !workload.same(&expected[i], got) {
                 disagrees(
@@ -202,10 +186,13 @@ impl<W: Workload> Prepared<W> {
     /// in the adapter: the fuzzer stops on its first input saying which.
     fn build(workload: &W) -> Prepared<W> {
         let name = workload.name();
-        let infos = workload.variants();
-        let oracle = infos
-            .first()
-            .unwrap_or_else(|| panic!("{name}: the workload has no variants"));
+        let mut infos = workload.variants();
+        let at = infos
+            .iter()
+            .position(|v| v.name == workload.oracle())
+            .unwrap_or_else(|| panic!("{name}: the oracle is not among the variants"));
+        infos.swap(0, at);
+        let oracle = &infos[0];
         if let Some(reason) = &oracle.unavailable {
             panic!(
                 "{name}: the oracle `{}` is unavailable: {reason}",
@@ -231,8 +218,9 @@ impl<W: Workload> Prepared<W> {
 
 /// The prepared variants of `workload`, built on first use and kept for the
 /// process (a fuzzer runs millions of inputs). Keyed by type and name, since
-/// one adapter type may serve several workloads.
-fn prepared<W: Workload>(workload: &W) -> &'static Prepared<W> {
+/// one adapter type may serve several workloads; behind a lock because a
+/// solver may keep state between calls.
+fn prepared<W: Workload>(workload: &W) -> &'static Mutex<Prepared<W>> {
     type Cache = HashMap<(TypeId, &'static str), &'static (dyn Any + Send + Sync)>;
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let mut cache = CACHE
@@ -241,7 +229,7 @@ fn prepared<W: Workload>(workload: &W) -> &'static Prepared<W> {
         .unwrap_or_else(PoisonError::into_inner);
     let entry: &'static (dyn Any + Send + Sync) = *cache
         .entry((TypeId::of::<W>(), workload.name()))
-        .or_insert_with(|| Box::leak(Box::new(Prepared::build(workload))));
+        .or_insert_with(|| Box::leak(Box::new(Mutex::new(Prepared::build(workload)))));
     entry
         .downcast_ref()
         .expect("the key holds the workload's type")
@@ -254,7 +242,7 @@ fn printing() -> bool {
     *PRINT.get_or_init(|| std::env::var_os(PRINT_ENV).is_some_and(|v| !v.is_empty()))
 }
 
-fn run<I, O: Clone + Default>(solver: &dyn Solve<I, O>, inputs: &[I]) -> Vec<O> {
+fn run<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, inputs: &[I]) -> Vec<O> {
     let mut out = vec![O::default(); inputs.len()];
     solver.solve_batch(inputs, &mut out);
     out
@@ -342,7 +330,8 @@ pub(crate) fn byte(u: &mut Unstructured<'_>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::{InputSetInfo, VariantInfo};
+    use crate::sets::{InputSet, Member};
+    use crate::workload::VariantInfo;
 
     /// Parity of a word, its oracle refusing words above `refuse_above`;
     /// variant `wrong` inverts every answer, `batch-wrong` those of a batch.
@@ -357,7 +346,7 @@ mod tests {
     }
 
     impl Solve<u64, u8> for Parity {
-        fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
+        fn solve_batch(&mut self, inputs: &[u64], out: &mut [u8]) {
             let invert = match self.variant.as_str() {
                 "wrong" => true,
                 "batch-wrong" => inputs.len() > 1,
@@ -395,8 +384,11 @@ mod tests {
                 variant: variant.to_owned(),
             }))
         }
-        fn input_sets(&self) -> Vec<InputSetInfo> {
-            Vec::new()
+        fn input_sets(&self) -> Vec<InputSet> {
+            vec![
+                InputSet::new("small", "words below 100"),
+                InputSet::new("words", "words with high bits"),
+            ]
         }
         fn bench_sets(&self, _quick: bool) -> Vec<String> {
             Vec::new()
@@ -405,11 +397,10 @@ mod tests {
             vec!["small".into(), "words".into()]
         }
         // Two sets, so the default decoder's set choice is exercised.
-        fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-            match name {
+        fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+            match set.name() {
                 "small" => Ok((0..n as u64).map(|i| (seed + i) % 100).collect()),
-                "words" => Ok((0..n as u64).map(|i| seed ^ i << 32).collect()),
-                _ => Err(format!("unknown input set '{name}'")),
+                _ => Ok((0..n as u64).map(|i| seed ^ i << 32).collect()),
             }
         }
         fn parse_input(&self, text: &str) -> Result<u64, String> {

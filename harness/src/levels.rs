@@ -6,6 +6,8 @@
 //! level whose code may contain AVX-512 cannot be counted, because valgrind
 //! does not implement AVX-512.
 
+use crate::features::detected;
+
 /// Every level `matrix` knows, in increasing order.
 pub const LEVELS: &[&str] = &["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "native"];
 
@@ -88,54 +90,6 @@ pub fn not_countable(level: &str) -> Option<&'static str> {
     avx512.then_some(NO_AVX512)
 }
 
-/// Runtime feature detection by name (the std macro wants literals);
-/// `None` for a name this function does not know.
-pub(crate) fn detected(feature: &str) -> Option<bool> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        macro_rules! by_name {
-            ($($name:tt),*) => {
-                match feature {
-                    $($name => Some(std::arch::is_x86_feature_detected!($name)),)*
-                    _ => None,
-                }
-            };
-        }
-        by_name!(
-            "cmpxchg16b",
-            "popcnt",
-            "sse3",
-            "sse4.1",
-            "sse4.2",
-            "ssse3",
-            "avx",
-            "avx2",
-            "bmi1",
-            "bmi2",
-            "f16c",
-            "fma",
-            "lzcnt",
-            "movbe",
-            "xsave",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "avx512vpopcntdq",
-            "avx512bitalg",
-            "avx512vbmi",
-            "gfni",
-            "vpclmulqdq"
-        )
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = feature;
-        Some(false)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,7 +110,6 @@ mod tests {
         for feature in required_features("x86-64-v4") {
             assert!(detected(feature).is_some(), "{feature}");
         }
-        assert_eq!(detected("no-such-feature"), None);
         assert_eq!(cannot_run("x86-64"), None);
         assert_eq!(cannot_run("native"), None);
     }

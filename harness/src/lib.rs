@@ -20,37 +20,40 @@ pub mod builtin;
 pub mod cli;
 mod entry;
 mod erased;
-pub mod error;
+mod error;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+mod sets;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::DynWorkload;
 pub use error::Error;
-pub use workload::{InputSetInfo, Solve, VariantInfo, Workload};
+pub use sets::{InputSet, Member};
+pub use workload::{Solve, VariantInfo, Workload};
 
-// The engines. Public only for our own benches and tests, which are
-// separate crates; hidden from the docs because they are not API.
+// The engines our own benches (`batch`, `counting`) and tests (`check`)
+// drive directly: separate crates, so public, but hidden from the docs
+// because they are not API.
 #[doc(hidden)]
 pub mod batch;
 #[doc(hidden)]
-pub mod bench;
-#[doc(hidden)]
 pub mod check;
-#[doc(hidden)]
-pub mod cmd;
 #[cfg(feature = "count")]
 #[doc(hidden)]
 pub mod counting;
+
+// Everything else is the crate's own.
+mod bench;
+mod cmd;
+mod features;
+mod fuzz_replay;
 mod guard;
-#[doc(hidden)]
-pub mod levels;
-#[doc(hidden)]
-pub mod machine;
-#[doc(hidden)]
-pub mod out;
+mod levels;
+mod machine;
+mod out;
 mod progress;
 mod setup;
+mod solve;
 mod stats;
 mod verify;

@@ -24,6 +24,7 @@ pub fn write(args: fmt::Arguments<'_>) {
 }
 
 /// `print!` that stops quietly on a closed pipe.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
@@ -32,6 +33,7 @@ macro_rules! out {
 }
 
 /// `println!` that stops quietly on a closed pipe.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! outln {
     () => {

@@ -7,7 +7,6 @@
 //! smaller inputs). A wrong answer or a panic is the variant's result, with
 //! a reason naming the input; it is never timed.
 
-use crate::erased::build_solver;
 use crate::error::Error;
 use crate::guard::catch;
 use crate::workload::{Solve, Workload, runnable};
@@ -27,7 +26,7 @@ pub(crate) fn expected<W: Workload + ?Sized>(
     inputs: &[W::Input],
 ) -> Result<Option<Expected<W::Output>>, Error> {
     let variants = w.variants();
-    let oracle = variants[0].name;
+    let oracle = w.oracle();
     let name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
         oracle
     } else {
@@ -36,8 +35,8 @@ pub(crate) fn expected<W: Workload + ?Sized>(
             None => return Ok(None),
         }
     };
-    let solver = build_solver(w, name)?;
-    match solve(&*solver, inputs) {
+    let mut solver = build_solver(w, name)?;
+    match solve(&mut *solver, inputs) {
         Ok(answers) => Ok(Some(Expected { name, answers })),
         Err(panic) => Err(Error::failed(format!(
             "{}: the reference {name} {panic} on a batch of {} inputs",
@@ -49,7 +48,7 @@ pub(crate) fn expected<W: Workload + ?Sized>(
 
 /// Solves `inputs` once with `solver`; a panic becomes its message.
 pub(crate) fn solve<I, O: Clone + Default>(
-    solver: &dyn Solve<I, O>,
+    solver: &mut dyn Solve<I, O>,
     inputs: &[I],
 ) -> Result<Vec<O>, String> {
     let mut out = vec![O::default(); inputs.len()];
@@ -63,7 +62,7 @@ pub(crate) fn solve<I, O: Clone + Default>(
 pub(crate) fn checked<W: Workload + ?Sized>(
     w: &W,
     variant: &str,
-    solver: &dyn Solve<W::Input, W::Output>,
+    solver: &mut dyn Solve<W::Input, W::Output>,
     inputs: &[W::Input],
     expected: Option<&Expected<W::Output>>,
 ) -> Result<Vec<W::Output>, String> {
@@ -81,4 +80,33 @@ pub(crate) fn checked<W: Workload + ?Sized>(
             w.format_output(&got[i])
         )),
     }
+}
+
+/// Looks up a variant and builds it, with the CLI's error for each way that
+/// can fail.
+pub(crate) fn build_solver<W: Workload + ?Sized>(
+    workload: &W,
+    variant: &str,
+) -> Result<Box<dyn Solve<W::Input, W::Output>>, Error> {
+    let variants = workload.variants();
+    let Some(info) = variants.iter().find(|v| v.name == variant) else {
+        let names: Vec<_> = variants.iter().map(|v| v.name).collect();
+        return Err(Error::usage(format!(
+            "unknown variant '{variant}' for workload '{}' (known: {})",
+            workload.name(),
+            names.join(", ")
+        )));
+    };
+    if let Some(reason) = &info.unavailable {
+        return Err(Error::usage(format!(
+            "variant '{variant}' of '{}' is unavailable: {reason}",
+            workload.name()
+        )));
+    }
+    workload.solver(variant).ok_or_else(|| {
+        Error::usage(format!(
+            "variant '{variant}' of '{}' could not be built on this machine",
+            workload.name()
+        ))
+    })
 }

@@ -3,8 +3,11 @@
 //! A kernel crate is a plain library with its own types and trait. An
 //! adapter implementing [`Workload`] maps it onto bitbench's generic
 //! machinery (verification, timing, results); this module holds only that
-//! vocabulary, so every engine depends on it and it depends on none.
-//! [`DynWorkload`](crate::DynWorkload) erases the types for the CLI.
+//! vocabulary (and the input-set declarations of `sets`), so every engine
+//! depends on it and it depends on no engine. [`DynWorkload`](crate::DynWorkload)
+//! erases the types for the CLI.
+
+use crate::sets::{InputSet, Member};
 
 /// One implementation of a workload, as the harness lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +16,9 @@ pub struct VariantInfo {
     pub name: &'static str,
     /// One-line description.
     pub description: &'static str,
+    /// The CPU features it needs, by the names of Rust's
+    /// `is_x86_feature_detected!` (or another architecture's macro).
+    pub features: Vec<&'static str>,
     /// `Some(reason)` when this machine cannot run the variant.
     pub unavailable: Option<String>,
 }
@@ -20,33 +26,52 @@ pub struct VariantInfo {
 impl VariantInfo {
     /// Builds the entry for a registry variant from the CPU features it
     /// needs, detected at run time: availability is known without building
-    /// the variant (some build tables for milliseconds).
+    /// the variant (some build tables for milliseconds), and
+    /// [`Workload::solver`] must build it exactly when it is available.
+    ///
+    /// A feature of another architecture makes the variant unavailable
+    /// here; a name no architecture knows (a typo such as `avx-2`) is
+    /// refused when the program starts.
     ///
     /// ```
     /// use bitbench::VariantInfo;
     ///
     /// let portable = VariantInfo::new("swar", "64-bit words as lanes", &[]);
     /// assert_eq!(portable.unavailable, None);
-    /// let future = VariantInfo::new("wide", "a feature no CPU has", &["no-such-feature"]);
-    /// assert_eq!(future.unavailable.as_deref(), Some("this CPU lacks no-such-feature"));
+    /// let sse2 = VariantInfo::new("sse2", "128-bit lanes", &["sse2"]);
+    /// assert_eq!(sse2.unavailable.is_none(), cfg!(target_arch = "x86_64"));
+    /// let neon = VariantInfo::new("neon", "128-bit lanes", &["neon"]);
+    /// assert_eq!(neon.unavailable.is_none(), cfg!(target_arch = "aarch64"));
     /// ```
-    pub fn new(name: &'static str, description: &'static str, features: &[&str]) -> Self {
+    pub fn new(name: &'static str, description: &'static str, features: &[&'static str]) -> Self {
         // Name only what is missing: "lacks avx512f+avx512bw", not every
         // feature the variant uses.
         let missing: Vec<&str> = features
             .iter()
             .copied()
-            .filter(|f| crate::levels::detected(f) != Some(true))
+            .filter(|f| crate::features::detected(f) != Some(true))
             .collect();
         let unavailable =
             (!missing.is_empty()).then(|| format!("this CPU lacks {}", missing.join("+")));
         VariantInfo {
             name,
             description,
+            features: features.to_vec(),
             unavailable,
         }
     }
+
+    /// The first feature it names that no architecture knows.
+    pub(crate) fn unknown_feature(&self) -> Option<&'static str> {
+        self.features
+            .iter()
+            .copied()
+            .find(|f| crate::features::detected(f).is_none())
+    }
 }
+
+/// What starts a comment line in an `--input-file`.
+pub(crate) const COMMENT: &str = "//";
 
 /// `name` when it is among `variants` and runs on this machine.
 pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static str> {
@@ -56,19 +81,31 @@ pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static 
         .map(|v| v.name)
 }
 
-/// A named input set or input-set pattern, for `list` and `--help`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputSetInfo {
-    /// The name or pattern, e.g. `density:P`.
-    pub pattern: &'static str,
-    /// What the set holds.
-    pub description: &'static str,
+/// A ready-to-run implementation: the batch entry point the harness times.
+///
+/// A solver may keep state between calls (scratch buffers, caches):
+/// the harness gives each thread its own, built by [`Workload::solver`].
+/// A closure or function answering one input is a solver too:
+///
+/// ```
+/// use bitbench::Solve;
+///
+/// let mut parity = |x: &u64| (x.count_ones() & 1) as u8;
+/// let mut out = [0; 2];
+/// parity.solve_batch(&[7, 3], &mut out);
+/// assert_eq!(out, [1, 0]);
+/// ```
+pub trait Solve<I, O>: Send {
+    /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
+    fn solve_batch(&mut self, inputs: &[I], out: &mut [O]);
 }
 
-/// A ready-to-run implementation: the batch entry point the harness times.
-pub trait Solve<I, O>: Send + Sync {
-    /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
-    fn solve_batch(&self, inputs: &[I], out: &mut [O]);
+impl<I, O, F: FnMut(&I) -> O + Send> Solve<I, O> for F {
+    fn solve_batch(&mut self, inputs: &[I], out: &mut [O]) {
+        for (input, out) in inputs.iter().zip(out) {
+            *out = self(input);
+        }
+    }
 }
 
 /// A kernel as bitbench sees it: implement this for your kernel and pass
@@ -76,12 +113,14 @@ pub trait Solve<I, O>: Send + Sync {
 ///
 /// Inputs and outputs are the kernel crate's own types; the adapter
 /// supplies the names, text formats, generators and the cost model. The
-/// first of [`Workload::variants`] is the oracle every other variant is
-/// checked against.
+/// [`Workload::oracle`] (by default the first variant) is what every other
+/// variant is checked against.
 pub trait Workload: Send + Sync + 'static {
     /// One problem instance (a board, a position, a depth and board, ...).
     type Input: Clone + Send + Sync + 'static;
-    /// One answer.
+    /// One answer. `Default` because the harness allocates every output
+    /// buffer before a batch runs and the solver overwrites it: the
+    /// default value is never read or compared.
     type Output: Clone + Default + Send + Sync + 'static;
 
     /// Registry name, e.g. `components`.
@@ -90,38 +129,41 @@ pub trait Workload: Send + Sync + 'static {
     fn description(&self) -> &'static str;
     /// What one element of throughput is, plural: `boards`, `solves`, ...
     fn unit(&self) -> &'static str;
+    /// The unit's singular, as in `ns/board`. Default: the plural without
+    /// its final `s`; override it where that is wrong (`matrices`).
+    fn unit_singular(&self) -> &'static str {
+        let unit = self.unit();
+        unit.strip_suffix('s').unwrap_or(unit)
+    }
 
-    /// Every variant, the oracle first.
+    /// Every variant.
     fn variants(&self) -> Vec<VariantInfo>;
+    /// The variant every other is checked against: the simplest, believed
+    /// right. Default: the first of [`Workload::variants`].
+    fn oracle(&self) -> &'static str {
+        self.variants().first().map_or("", |v| v.name)
+    }
     /// The declared default variant: what `solve` runs when none is named,
     /// the stand-in reference where the oracle's cost model refuses an
     /// input, and what the main job sweeps. Usually the variant believed
     /// fastest; the measured fastest is a result, computed by the report.
-    fn default_variant(&self) -> &'static str;
+    /// Default: the oracle.
+    fn default_variant(&self) -> &'static str {
+        self.oracle()
+    }
     /// Builds a variant, or `None` when it is unknown or unavailable here.
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Self::Input, Self::Output>>>;
 
-    /// The input sets `generate` understands, for help texts.
-    fn input_sets(&self) -> Vec<InputSetInfo>;
-    /// The sets `bench` measures when none are named.
+    /// Every family of input sets `generate` understands, declared once:
+    /// name patterns, the parameters records carry, the sweeps.
+    fn input_sets(&self) -> Vec<InputSet>;
+    /// The sets `bench` measures when none are named (sweep names expand
+    /// into their members; a set named twice is measured once).
     fn bench_sets(&self, quick: bool) -> Vec<String>;
-    /// The sets `check` samples, each with `--cases` inputs.
-    fn check_sets(&self) -> Vec<String>;
-    /// Expands a set name that stands for several (a sweep) into its
-    /// members, each measured as its own record. Plain names map to
-    /// themselves; unknown names are left for `generate` to reject.
-    fn expand_set(&self, name: &str, quick: bool) -> Vec<String> {
-        let _ = quick;
-        vec![name.to_owned()]
-    }
-    /// The parameters of input set `name` (already expanded), in a fixed
-    /// order: `[("density", 0.5)]`, `[("rank", 3.0), ("depth", 20.0)]`.
-    /// Every record carries them; the report draws sets with one parameter
-    /// as a line chart over it and sets with two as a heatmap. Default:
-    /// none (the set is a bar-chart headline).
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        let _ = name;
-        Vec::new()
+    /// The sets `check` samples, each with `--cases` inputs. Default: the
+    /// bench sets.
+    fn check_sets(&self) -> Vec<String> {
+        self.bench_sets(false)
     }
     /// Sweeps the main job measures with the declared default variant only
     /// (quick), so its report has the sweep charts (density lines, the
@@ -130,19 +172,22 @@ pub trait Workload: Send + Sync + 'static {
         Vec::new()
     }
     /// Sets whose times add up to a figure of their own (a test suite's
-    /// total): a name for the total and its member sets. `bench` prints the
-    /// total under its members when it measured all of them.
-    fn totals(&self) -> Vec<(String, Vec<String>)> {
+    /// total): a name for the total and the set (usually a sweep) whose
+    /// members it sums. `bench` prints the total under its members when it
+    /// measured all of them.
+    fn totals(&self) -> Vec<(String, String)> {
         Vec::new()
     }
     /// How many inputs one bench sample holds when the set has no fixed size.
     fn bench_batch(&self, quick: bool) -> usize {
         if quick { 1024 } else { 4096 }
     }
-    /// Generates set `name` deterministically from `seed`. Open-ended sets
-    /// return `n` inputs; fixed sets (a list of tests) return their own.
-    /// An unknown or malformed name is an `Err` with a one-line reason.
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Self::Input>, String>;
+    /// Generates input set `set` (one member of a family of
+    /// [`Workload::input_sets`], with its values) deterministically from
+    /// `seed`. Open-ended sets return `n` inputs; fixed sets (a list of
+    /// tests) return their own. A value out of range is an `Err` with a
+    /// one-line reason.
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Self::Input>, String>;
     /// Inputs every `check` includes, with a label each.
     fn edge_cases(&self) -> Vec<(String, Self::Input)> {
         Vec::new()
@@ -151,12 +196,13 @@ pub trait Workload: Send + Sync + 'static {
     /// Parses one input in the spec's text format; `Err` is one line.
     fn parse_input(&self, text: &str) -> Result<Self::Input, String>;
     /// Parses the contents of `--input-file`: by default one input a line,
-    /// blank lines and `#` comments skipped.
+    /// blank lines and `//` comments skipped (not `#`, which starts many
+    /// boards' text, a components board's for one).
     fn parse_input_file(&self, text: &str) -> Result<Vec<Self::Input>, String> {
         text.lines()
             .enumerate()
             .map(|(i, line)| (i, line.trim()))
-            .filter(|(_, line)| !line.is_empty() && !line.starts_with("//"))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with(COMMENT))
             .map(|(i, line)| {
                 self.parse_input(line)
                     .map_err(|e| format!("line {}: {e}", i + 1))
@@ -180,8 +226,12 @@ pub trait Workload: Send + Sync + 'static {
         let _ = format;
         self.format_output(output)
     }
-    /// Whether two answers agree (canonical comparison).
-    fn same(&self, a: &Self::Output, b: &Self::Output) -> bool;
+    /// Whether two answers agree (canonical comparison). Default: their
+    /// texts ([`Workload::format_output`]) are equal; override it with `==`
+    /// where that is cheaper, or with what agreeing means.
+    fn same(&self, a: &Self::Output, b: &Self::Output) -> bool {
+        self.format_output(a) == self.format_output(b)
+    }
 
     /// Throughput elements one solved input stands for (default 1).
     fn elements(&self, input: &Self::Input, output: &Self::Output) -> u64 {
@@ -223,7 +273,8 @@ pub trait Workload: Send + Sync + 'static {
         &self,
         u: &mut arbitrary::Unstructured<'_>,
     ) -> arbitrary::Result<Vec<Self::Input>> {
-        let sets = self.check_sets();
+        let sets = crate::sets::expand(&self.input_sets(), &self.check_sets(), false)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
         let set = u.choose(&sets)?;
         let seed = u.arbitrary()?;
         let inputs = self
@@ -235,5 +286,87 @@ pub trait Workload: Send + Sync + 'static {
     fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> {
         let _ = input;
         Vec::new()
+    }
+}
+
+/// Generates the inputs of one set named as on the command line, as the
+/// engines do, for adapters' unit tests.
+#[cfg(test)]
+pub(crate) fn generated<W: Workload>(
+    w: &W,
+    name: &str,
+    seed: u64,
+    n: usize,
+) -> Result<Vec<W::Input>, String> {
+    w.generate(&crate::sets::parse(&w.input_sets(), name)?, seed, n)
+}
+
+/// The member names a set name expands to, for adapters' unit tests.
+#[cfg(test)]
+pub(crate) fn expanded<W: Workload>(w: &W, name: &str, quick: bool) -> Vec<String> {
+    crate::sets::expand(&w.input_sets(), &[name.to_owned()], quick)
+        .expect("a known set")
+        .iter()
+        .map(|m| m.name().to_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A workload whose input is any text, to read input files with.
+    struct Lines;
+
+    impl Workload for Lines {
+        type Input = String;
+        type Output = usize;
+        fn name(&self) -> &'static str {
+            "lines"
+        }
+        fn description(&self) -> &'static str {
+            "the length of a line"
+        }
+        fn unit(&self) -> &'static str {
+            "lines"
+        }
+        fn variants(&self) -> Vec<VariantInfo> {
+            vec![VariantInfo::new("len", "str::len", &[])]
+        }
+        fn solver(&self, _variant: &str) -> Option<Box<dyn Solve<String, usize>>> {
+            Some(Box::new(|s: &String| s.len()))
+        }
+        fn input_sets(&self) -> Vec<InputSet> {
+            vec![InputSet::new("empty", "empty lines")]
+        }
+        fn bench_sets(&self, _quick: bool) -> Vec<String> {
+            vec!["empty".into()]
+        }
+        fn generate(&self, _set: &Member, _seed: u64, n: usize) -> Result<Vec<String>, String> {
+            Ok(vec![String::new(); n])
+        }
+        fn parse_input(&self, text: &str) -> Result<String, String> {
+            Ok(text.to_owned())
+        }
+        fn format_input(&self, input: &String) -> String {
+            input.clone()
+        }
+        fn format_output(&self, output: &usize) -> String {
+            output.to_string()
+        }
+    }
+
+    #[test]
+    fn input_files_skip_blank_lines_and_slash_comments_only() {
+        let file = "// a comment\n\n#..#\n  // indented comment\nx # y\n";
+        assert_eq!(Lines.parse_input_file(file).unwrap(), ["#..#", "x # y"]);
+    }
+
+    #[test]
+    fn defaults_follow_from_the_variants_and_the_text_format() {
+        assert_eq!((Lines.oracle(), Lines.default_variant()), ("len", "len"));
+        assert_eq!(Lines.check_sets(), ["empty"]);
+        assert_eq!(Lines.unit_singular(), "line");
+        assert!(Lines.same(&3, &3) && !Lines.same(&3, &4));
     }
 }

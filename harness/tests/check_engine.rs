@@ -3,7 +3,7 @@
 //! oracle's cost model refuses, and leave correct variants alone.
 
 use bitbench::check::{self, CheckOptions};
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// Toy kernel: the number of set bits of a u32. `naive` counts bit by bit
 /// (and "costs too much" above 2^20), `builtin` is correct, `buggy` is
@@ -13,7 +13,7 @@ struct Popcount;
 struct Solver(&'static str);
 
 impl Solve<u32, u32> for Solver {
-    fn solve_batch(&self, inputs: &[u32], out: &mut [u32]) {
+    fn solve_batch(&mut self, inputs: &[u32], out: &mut [u32]) {
         for (x, o) in inputs.iter().zip(out) {
             *o = match self.0 {
                 "naive" => (0..32).map(|i| x >> i & 1).sum(),
@@ -50,16 +50,13 @@ impl Workload for Popcount {
             .find(|n| *n == variant)?;
         Some(Box::new(Solver(name)))
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        Vec::new()
+    fn input_sets(&self) -> Vec<InputSet> {
+        vec![InputSet::new("all", "small and large words")]
     }
     fn bench_sets(&self, _quick: bool) -> Vec<String> {
         vec!["all".into()]
     }
-    fn check_sets(&self) -> Vec<String> {
-        vec!["all".into()]
-    }
-    fn generate(&self, _name: &str, seed: u64, n: usize) -> Result<Vec<u32>, String> {
+    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u32>, String> {
         let mut x = seed;
         // Half the inputs are small enough for the oracle, half are not.
         Ok((0..n)

@@ -2,14 +2,18 @@
 //! kernel, depends on bitbench with `default-features = false` (none of our
 //! kernels) and gets the command line from `bitbench::main!`.
 //!
-//! The test writes that crate (a toy parity kernel with two variants) into
-//! a temporary directory, builds it into this workspace's target directory
-//! with this workspace's lock file and release profile (so only the toy and
-//! the library are compiled), and runs `check`, `bench --quick` and, where
-//! valgrind is installed, `count` through the toy's own binary, and a
-//! one-level `matrix`, which rebuilds that binary from the toy's manifest. A second
-//! binary of the toy registers broken workloads, which must be clear
-//! errors naming the workload, never a crash or a timing.
+//! The test writes that crate (a toy kernel, the set bits of a word, four
+//! variants over a density sweep: one declaring `sse2`, one keeping a
+//! scratch buffer without a lock) into a temporary directory, builds it
+//! into this workspace's target directory with this workspace's lock file
+//! and release profile (so only the toy and the library are compiled), and
+//! runs `list`, `check`, `bench --quick` and, where valgrind is installed,
+//! `count` through the toy's own binary, and a one-level `matrix`, which
+//! rebuilds that binary from the toy's manifest. A second binary builds its
+//! workload at run time (a local, borrowed by `cli::main`: no `static`, no
+//! `Box::leak`) from an environment variable, sound or broken; broken
+//! registrations must be one clear line naming the workload, never a crash
+//! or a timing.
 
 mod common;
 
@@ -17,100 +21,99 @@ use common::{build_outside, tool_missing};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The toy kernel: what a user writes (lib.rs), generic over which variant
-/// list it declares and which variant panics, so the broken cases share it.
+/// The toy kernel and its adapter: what a user writes (lib.rs). The fields
+/// let the second binary break it on purpose.
 const LIB: &str = r#"
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
-/// Parity of a 64-bit word.
-pub struct Parity {
+/// Set bits of a 64-bit word, four ways.
+pub struct Ones {
     pub name: &'static str,
-    pub variants: &'static [&'static str],
+    pub oracle: &'static str,
+    pub sse2: &'static str,
     pub panics: &'static str,
+    pub unbuilt: &'static str,
 }
 
-pub const PARITY: Parity = Parity { name: "parity", variants: &["loop", "popcnt"], panics: "" };
+pub const ONES: Ones = Ones { name: "ones", oracle: "loop", sse2: "sse2", panics: "", unbuilt: "" };
 
-struct Kernel { popcnt: bool, panics: bool }
+/// Counts byte by byte through a buffer it keeps between batches: each
+/// thread has its own solver, so no lock.
+struct Bytes(Vec<u8>);
 
-impl Solve<u64, u8> for Kernel {
-    fn solve_batch(&self, inputs: &[u64], out: &mut [u8]) {
-        for (x, o) in inputs.iter().zip(out) {
-            assert!(!self.panics || x % 7 != 3, "cannot do {x}");
-            *o = if self.popcnt {
-                (x.count_ones() & 1) as u8
-            } else {
-                (0..64).fold(0, |p, i| p ^ (x >> i) as u8 & 1)
-            };
+impl Solve<u64, u32> for Bytes {
+    fn solve_batch(&mut self, inputs: &[u64], out: &mut [u32]) {
+        self.0.clear();
+        self.0.extend(inputs.iter().flat_map(|x| x.to_le_bytes()));
+        for (chunk, o) in self.0.chunks(8).zip(out) {
+            *o = chunk.iter().map(|b| b.count_ones()).sum();
         }
     }
 }
 
-impl Workload for Parity {
+impl Workload for Ones {
     type Input = u64;
-    type Output = u8;
+    type Output = u32;
     fn name(&self) -> &'static str { self.name }
-    fn description(&self) -> &'static str { "parity of a 64-bit word" }
+    fn description(&self) -> &'static str { "set bits of a 64-bit word" }
     fn unit(&self) -> &'static str { "words" }
     fn variants(&self) -> Vec<VariantInfo> {
-        self.variants.iter().map(|v| VariantInfo::new(v, "parity", &[])).collect()
+        vec![
+            VariantInfo::new("loop", "bit by bit", &[]),
+            VariantInfo::new("popcnt", "u64::count_ones", &[]),
+            VariantInfo::new("sse2", "count_ones where SSE2 is", &[self.sse2]),
+            VariantInfo::new("bytes", "byte by byte through a scratch buffer", &[]),
+        ]
     }
-    fn default_variant(&self) -> &'static str { self.variants.last().copied().unwrap_or("popcnt") }
-    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u8>>> {
-        self.variants.contains(&variant).then(|| {
-            Box::new(Kernel { popcnt: variant == "popcnt", panics: variant == self.panics })
-                as Box<dyn Solve<u64, u8>>
-        })
-    }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        vec![InputSetInfo { pattern: "random", description: "uniformly random words" }]
-    }
-    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-        if name != "random" {
-            return Err(format!("unknown input set '{name}'"));
+    fn oracle(&self) -> &'static str { self.oracle }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u32>>> {
+        let panics = variant == self.panics;
+        let check = move |x: &u64| assert!(!panics || x % 7 != 3, "cannot do {x}");
+        match variant {
+            v if v == self.unbuilt => None,
+            "loop" => Some(Box::new(move |x: &u64| { check(x); (0..64).map(|i| (x >> i) as u32 & 1).sum() })),
+            "popcnt" | "sse2" => Some(Box::new(move |x: &u64| { check(x); x.count_ones() })),
+            _ => Some(Box::new(Bytes(Vec::new()))),
         }
-        let mut x = seed;
-        Ok((0..n).map(|_| { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); x }).collect())
     }
-    fn parse_input(&self, text: &str) -> Result<u64, String> {
-        text.parse().map_err(|e| format!("'{text}': {e}"))
+    fn input_sets(&self) -> Vec<InputSet> {
+        let p = InputSet::new("p:P", "bits set with probability P").parameters(&["density"]);
+        vec![p.sweep("p-sweep", [0.1, 0.3, 0.5, 0.7, 0.9])]
     }
+    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["p-sweep".into(), "p:0.5".into()] }
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+        let (p, mut x): (f64, u64) = (set.get(0)?, seed);
+        let mut bit = move || { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); ((x >> 40) as f64) < p * (1u64 << 24) as f64 };
+        Ok((0..n).map(|_| (0..64).fold(0, |w, i| w | u64::from(bit()) << i)).collect())
+    }
+    fn parse_input(&self, text: &str) -> Result<u64, String> { text.parse().map_err(|e| format!("'{text}': {e}")) }
     fn format_input(&self, input: &u64) -> String { input.to_string() }
-    fn format_output(&self, output: &u8) -> String { output.to_string() }
-    fn same(&self, a: &u8, b: &u8) -> bool { a == b }
+    fn format_output(&self, output: &u32) -> String { output.to_string() }
 }
 "#;
 
 /// The toy's `main`: the one line a user writes.
-const MAIN: &str = "bitbench::main!(toy_kernel::PARITY);\n";
+const MAIN: &str = "bitbench::main!(toy_kernel::ONES);\n";
 
-/// Broken registrations, chosen by the first argument.
-const BROKEN: &str = r#"
-use toy_kernel::Parity;
-
-static EMPTY: &[&dyn bitbench::DynWorkload] =
-    &[&Parity { name: "empty-toy", variants: &[], panics: "" }];
-static TWICE: &[&dyn bitbench::DynWorkload] =
-    &[&Parity { name: "twice-toy", variants: &["loop", "loop"], panics: "" }];
-static ORACLE: &[&dyn bitbench::DynWorkload] =
-    &[&Parity { name: "oracle-toy", variants: &["loop", "popcnt"], panics: "loop" }];
-static VARIANT: &[&dyn bitbench::DynWorkload] =
-    &[&Parity { name: "variant-toy", variants: &["loop", "popcnt"], panics: "popcnt" }];
+/// A workload configured at run time, sound or broken as `TOY_CONFIG` says.
+const RUNTIME: &str = r#"
+use toy_kernel::{ONES, Ones};
 
 fn main() -> std::process::ExitCode {
-    let which = std::env::var("TOY_BROKEN").unwrap_or_default();
-    let workloads = match which.as_str() {
-        "empty" => EMPTY,
-        "twice" => TWICE,
-        "oracle" => ORACLE,
-        _ => VARIANT,
+    let config = std::env::var("TOY_CONFIG").unwrap_or_default();
+    let name: &'static str = match config.as_str() { "" => "ones-runtime", _ => "broken-toy" };
+    let ones = Ones { name, ..ONES };
+    let workload = match config.as_str() {
+        "oracle" => Ones { panics: "loop", ..ones },
+        "variant" => Ones { panics: "popcnt", ..ones },
+        "no-oracle" => Ones { oracle: "fold", ..ones },
+        "unbuilt" => Ones { unbuilt: "popcnt", ..ones },
+        "feature" => Ones { sse2: "avx-2", ..ones },
+        _ => ones,
     };
-    bitbench::cli::main(workloads, bitbench::origin!())
+    bitbench::cli::main(&[&workload], bitbench::origin!())
 }
 "#;
-
 /// This workspace's root.
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -120,7 +123,7 @@ fn workspace() -> PathBuf {
 }
 
 /// Writes the toy crate and builds its two binaries; returns the crate's
-/// directory and the binaries' paths.
+/// directory and the binaries' paths (`main`, run-time configured).
 fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("bitbench-toy-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
@@ -147,18 +150,18 @@ lto = "thin"
     std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
-    std::fs::write(dir.join("src/bin/toy-broken.rs"), BROKEN).unwrap();
+    std::fs::write(dir.join("src/bin/toy-runtime.rs"), RUNTIME).unwrap();
 
     let toy = build_outside(&dir, "toy-kernel");
-    let broken = toy.with_file_name(format!("toy-broken{}", std::env::consts::EXE_SUFFIX));
-    (dir, toy, broken)
+    let runtime = toy.with_file_name(format!("toy-runtime{}", std::env::consts::EXE_SUFFIX));
+    (dir, toy, runtime)
 }
 
-fn run(exe: &Path, args: &[&str], broken: &str) -> Output {
+fn run(exe: &Path, args: &[&str], config: &str) -> Output {
     Command::new(exe)
         .args(args)
         .env("CI", "1")
-        .env("TOY_BROKEN", broken)
+        .env("TOY_CONFIG", config)
         .output()
         .expect("the toy runs")
 }
@@ -179,24 +182,39 @@ fn records(path: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn an_outside_crate_gets_the_whole_command_line() {
-    let (crate_dir, toy, broken) = build_toy();
+    let (crate_dir, toy, runtime) = build_toy();
     let scratch = std::env::temp_dir().join(format!("bitbench-toy-out-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
 
-    let list = run(&toy, &["list"], "");
+    let list = run(&toy, &["list", "--json"], "");
     let (out, err) = text(&list);
     assert!(list.status.success(), "{err}");
-    assert!(out.contains("parity") && out.contains("popcnt"), "{out}");
-    assert!(!out.contains("components"), "none of our kernels: {out}");
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(entries.len(), 4, "{out}");
+    assert!(
+        entries.iter().all(|e| e["workload"] == "ones"),
+        "none of ours: {out}"
+    );
+    let sse2 = entries.iter().find(|e| e["variant"] == "sse2").unwrap();
+    assert_eq!(
+        sse2["available"],
+        cfg!(target_arch = "x86_64"),
+        "every x86-64 CPU has SSE2: {sse2}"
+    );
 
-    let check = run(&toy, &["check", "--cases", "2000"], "");
+    // `bytes` keeps a scratch buffer: check runs it on parallel chunks.
+    let check = run(&toy, &["check", "--cases", "20000"], "");
     let (out, err) = text(&check);
     assert!(check.status.success(), "{out}{err}");
-    assert!(out.contains("popcnt: agreed with loop on"), "{out}");
+    for v in ["popcnt", "sse2", "bytes"] {
+        assert!(out.contains(&format!("{v}: agreed with loop on")), "{out}");
+    }
 
-    let solve = run(&toy, &["solve", "parity", "7", "--variant", "loop"], "");
-    assert_eq!(text(&solve).0, "1\n");
+    let solve = run(&toy, &["solve", "ones", "7", "--variant", "bytes"], "");
+    assert_eq!(text(&solve).0, "3\n");
 
+    // The bench sets are the sweep and one of its members named alone:
+    // one record per (variant, set).
     let results = scratch.join("bench.json");
     let bench = run(
         &toy,
@@ -209,10 +227,17 @@ fn an_outside_crate_gets_the_whole_command_line() {
         .into_iter()
         .filter(|r| r["metric"] == "time")
         .collect();
-    assert_eq!(times.len(), 2, "{times:?}");
+    let mut keys: Vec<String> = times
+        .iter()
+        .map(|r| format!("{}/{}", r["variant"], r["input_set"]))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!((times.len(), keys.len()), (4 * 5, 4 * 5), "{keys:?}");
     for r in &times {
         assert_eq!(r["status"], "ok", "{r}");
         assert!(r["median"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["parameters"][0]["name"], "density", "{r}");
     }
 
     if tool_missing("valgrind") || tool_missing("gungraun-runner") {
@@ -226,7 +251,7 @@ fn an_outside_crate_gets_the_whole_command_line() {
             .into_iter()
             .filter(|r| r["metric"] == "instructions" && r["status"] == "ok")
             .collect();
-        assert_eq!(counted.len(), 2, "{out}{err}");
+        assert_eq!(counted.len(), 4 * 5, "{out}{err}");
         assert!(counted.iter().all(|r| r["median"].as_f64().unwrap() > 1.0));
     }
 
@@ -250,21 +275,36 @@ fn an_outside_crate_gets_the_whole_command_line() {
         .into_iter()
         .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok" && r["metric"] == "time")
         .collect();
-    assert_eq!(at_level.len(), 2, "{out}{err}");
+    assert_eq!(at_level.len(), 4 * 5, "{out}{err}");
 
-    // Broken registrations: one line naming the workload, exit 2.
-    for (which, message) in [
-        ("empty", "workload 'empty-toy' has no variants"),
+    // Configured at run time, sound: the whole command line works.
+    let o = run(&runtime, &["check", "--cases", "500"], "");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("ones-runtime"), "{out}");
+
+    // Broken registrations: one line naming the workload and the problem,
+    // exit 2, before any command runs.
+    for (config, message) in [
         (
-            "twice",
-            "workload 'twice-toy' has two variants named 'loop'",
+            "no-oracle",
+            "workload 'broken-toy' declares oracle 'fold', which it does not list",
+        ),
+        (
+            "unbuilt",
+            "workload 'broken-toy' variant 'popcnt' is declared available (its CPU features \
+             are present) but solver(\"popcnt\") returns None",
+        ),
+        (
+            "feature",
+            "workload 'broken-toy' variant 'sse2': unknown CPU feature 'avx-2'",
         ),
     ] {
-        let o = run(&broken, &["list"], which);
+        let o = run(&runtime, &["list"], config);
         let (_, err) = text(&o);
-        assert_eq!(o.status.code(), Some(2), "{which}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{which}: {err}");
-        assert!(err.contains(message), "{which}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{config}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{config}: {err}");
+        assert!(err.contains(message), "{config}: {err}");
     }
 
     // An oracle that panics ends check and bench with one line naming the
@@ -275,11 +315,11 @@ fn an_outside_crate_gets_the_whole_command_line() {
         vec!["check", "--cases", "200"],
         vec!["bench", "--quick", "--out", out_file],
     ] {
-        let o = run(&broken, &args, "oracle");
+        let o = run(&runtime, &args, "oracle");
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{err}");
         assert!(
-            err.contains("oracle-toy: the") && err.contains("loop panicked: cannot do"),
+            err.contains("broken-toy: the") && err.contains("loop panicked: cannot do"),
             "{args:?}: {err}"
         );
         assert!(!path.exists(), "nothing was timed");
@@ -287,7 +327,7 @@ fn an_outside_crate_gets_the_whole_command_line() {
 
     // A variant that panics is a disagreement in check and an error
     // record in bench.
-    let o = run(&broken, &["check", "--cases", "200"], "variant");
+    let o = run(&runtime, &["check", "--cases", "200"], "variant");
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
     assert!(
@@ -296,7 +336,7 @@ fn an_outside_crate_gets_the_whole_command_line() {
     );
     let path = scratch.join("variant.json");
     let o = run(
-        &broken,
+        &runtime,
         &["bench", "--quick", "--out", path.to_str().unwrap()],
         "variant",
     );

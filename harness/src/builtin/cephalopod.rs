@@ -10,8 +10,9 @@
 //! heatmap; `bench` prints the 12 official tests' total, the contest's
 //! figure of merit, under them.
 
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
-use cephalopod::{Problem, Solver, inputs};
+use crate::sets::{InputSet, Member};
+use crate::workload::{Solve, VariantInfo, Workload};
+use cephalopod::{Problem, inputs};
 
 /// The `cephalopod` workload.
 pub struct Cephalopod;
@@ -36,38 +37,12 @@ const SLOW_DEPTH: u32 = 20;
 /// Boards per `rank:R depth:D` cell.
 const CELL_BOARDS: usize = 4;
 
-struct Batch(Box<dyn Solver>);
+/// Dice sums a board can have: nine sixes at most.
+const MAX_RANK: u32 = 54;
 
-impl Solve<Problem, u32> for Batch {
-    fn solve_batch(&self, inputs: &[Problem], out: &mut [u32]) {
-        for (p, out) in inputs.iter().zip(out) {
-            *out = self.0.solve(p.depth, p.board);
-        }
-    }
-}
-
-/// The ranks and depths of the rank-by-depth sweep: R = 0..=18 by D =
-/// 6..=40, or a coarser grid for `--quick` (about a minute for every variant).
-fn sweep(quick: bool) -> Vec<String> {
-    let (ranks, depths): (Vec<u32>, Vec<u32>) = if quick {
-        ((0..=18).step_by(3).collect(), vec![6, 12, 18, 24])
-    } else {
-        ((0..=18).collect(), (6..=40).collect())
-    };
-    ranks
-        .iter()
-        .flat_map(|r| depths.iter().map(move |d| format!("rank:{r} depth:{d}")))
-        .collect()
-}
-
-/// Parses `rank:R depth:D`.
-fn rank_depth(name: &str) -> Option<Result<(u32, u32), String>> {
-    let (rank, depth) = name.strip_prefix("rank:")?.split_once(" depth:")?;
-    Some(match (rank.parse::<u32>(), depth.parse::<u32>()) {
-        (Ok(r), Ok(d)) if r <= 54 => Ok((r, d)),
-        (Ok(r), Ok(_)) => Err(format!("{name}: rank {r} is above 54 (nine sixes)")),
-        _ => Err(format!("{name}: R and D must be non-negative integers")),
-    })
+/// `from..=to` in steps of `step`, as parameter values.
+fn values(from: u32, to: u32, step: usize) -> Vec<f64> {
+    (from..=to).step_by(step).map(f64::from).collect()
 }
 
 impl Workload for Cephalopod {
@@ -97,37 +72,29 @@ impl Workload for Cephalopod {
         let v = cephalopod::variants()
             .into_iter()
             .find(|v| v.name == variant)?;
-        Some(Box::new(Batch((v.make)()?)))
+        let solver = (v.make)()?;
+        Some(Box::new(move |p: &Problem| solver.solve(p.depth, p.board)))
     }
 
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        match rank_depth(name) {
-            Some(Ok((rank, depth))) => vec![("rank", f64::from(rank)), ("depth", f64::from(depth))],
-            _ => Vec::new(),
-        }
-    }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
+        // The rank-by-depth sweep: R = 0..=18 by D = 6..=40, or a coarser
+        // grid for `--quick` (about a minute for every variant).
+        let (ranks, depths) = (values(0, 18, 1), values(6, 40, 1));
+        let (quick_ranks, quick_depths) = (values(0, 18, 3), [6.0, 12.0, 18.0, 24.0]);
         vec![
-            InputSetInfo {
-                pattern: "official",
-                description: "the contest's 12 tests (bench: one record each, official:1 … official:12)",
-            },
-            InputSetInfo {
-                pattern: "official:K",
-                description: "official test K (1 to 12)",
-            },
-            InputSetInfo {
-                pattern: "empty:D",
-                description: "the empty board at depth D",
-            },
-            InputSetInfo {
-                pattern: "rank:R depth:D",
-                description: "seeded boards whose dice sum to R (0 to 54), at depth D",
-            },
-            InputSetInfo {
-                pattern: "rank-depth",
-                description: "rank:R depth:D for R = 0..18, D = 6..40 (--quick: R step 3, D = 6,12,18,24) (bench only)",
-            },
+            InputSet::new("official:K", "official test K (1 to 12)")
+                .sweep("official", (1..=12).map(f64::from)),
+            InputSet::new("empty:D", "the empty board at depth D"),
+            InputSet::new(
+                "rank:R depth:D",
+                "seeded boards whose dice sum to R (0 to 54), at depth D",
+            )
+            .parameters(&["rank", "depth"])
+            .grid(
+                "rank-depth",
+                (&ranks, &depths),
+                (&quick_ranks, &quick_depths),
+            ),
         ]
     }
     fn bench_sets(&self, quick: bool) -> Vec<String> {
@@ -141,9 +108,9 @@ impl Workload for Cephalopod {
     fn sweep_sets(&self) -> Vec<String> {
         vec!["rank-depth".into()]
     }
-    fn totals(&self) -> Vec<(String, Vec<String>)> {
+    fn totals(&self) -> Vec<(String, String)> {
         // The contest's figure of merit: the 12 official tests in all.
-        vec![("official (sum)".into(), self.expand_set("official", false))]
+        vec![("official (sum)".into(), "official".into())]
     }
     fn check_sets(&self) -> Vec<String> {
         // `check` draws 10 000 boards per set by default: shallow sets keep
@@ -153,42 +120,26 @@ impl Workload for Cephalopod {
         sets.extend([8, 14, 20].map(|r| format!("rank:{r} depth:7")));
         sets
     }
-    fn expand_set(&self, name: &str, quick: bool) -> Vec<String> {
-        match name {
-            "official" => (1..=12).map(|k| format!("official:{k}")).collect(),
-            "rank-depth" => sweep(quick),
-            _ => vec![name.to_owned()],
-        }
-    }
     fn bench_batch(&self, quick: bool) -> usize {
         // One input is a whole search: a few per sample suffice, and one
         // board per cell keeps the quick rank-depth sweep near a minute.
         if quick { 1 } else { CELL_BOARDS }
     }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Problem>, String> {
-        if name == "official" {
-            return Ok(inputs::official());
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Problem>, String> {
+        match set.pattern() {
+            "official:K" => match set.get::<usize>(0)? {
+                k @ 1..=12 => Ok(vec![inputs::official()[k - 1]]),
+                _ => Err(format!("{set}: not a test number (1 to 12)")),
+            },
+            "empty:D" => Ok(vec![inputs::empty(set.get(0)?)]),
+            _ => match (set.get::<u32>(0)?, set.get::<u32>(1)?) {
+                (r, _) if r > MAX_RANK => {
+                    Err(format!("{set}: rank {r} is above {MAX_RANK} (nine sixes)"))
+                }
+                // Rank 0 holds one board: the empty one.
+                (r, d) => Ok(inputs::rank(r, d, seed, if r == 0 { 1 } else { n })),
+            },
         }
-        if let Some(k) = name.strip_prefix("official:") {
-            return match k.parse::<usize>() {
-                Ok(k @ 1..=12) => Ok(vec![inputs::official()[k - 1]]),
-                _ => Err(format!("{name}: '{k}' is not a test number (1 to 12)")),
-            };
-        }
-        if let Some(d) = name.strip_prefix("empty:") {
-            return d
-                .parse()
-                .map(|d| vec![inputs::empty(d)])
-                .map_err(|_| format!("{name}: '{d}' is not a depth (a non-negative integer)"));
-        }
-        if let Some(rd) = rank_depth(name) {
-            let (r, d) = rd?;
-            // Rank 0 holds one board: the empty one.
-            return Ok(inputs::rank(r, d, seed, if r == 0 { 1 } else { n }));
-        }
-        Err(format!(
-            "unknown input set '{name}' (known: official, official:K, empty:D, rank:R depth:D, rank-depth)"
-        ))
     }
     fn edge_cases(&self) -> Vec<(String, Problem)> {
         inputs::edge_cases()
@@ -356,29 +307,35 @@ mod decode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload::{expanded, generated};
 
     #[test]
     fn sets_expand_and_generate() {
-        let official = CEPHALOPOD.expand_set("official", false);
+        let official = expanded(&CEPHALOPOD, "official", false);
         assert_eq!(official.len(), 12);
         for (k, name) in official.iter().enumerate() {
-            let p = CEPHALOPOD.generate(name, 0, 5).unwrap();
+            let p = generated(&CEPHALOPOD, name, 0, 5).unwrap();
             assert_eq!(p, vec![inputs::official()[k]]);
         }
-        let full = CEPHALOPOD.expand_set("rank-depth", false);
+        let full = expanded(&CEPHALOPOD, "rank-depth", false);
         assert_eq!(full.len(), 19 * 35);
         assert_eq!(full[0], "rank:0 depth:6");
-        assert!(CEPHALOPOD.expand_set("rank-depth", true).len() < 40);
-        for name in CEPHALOPOD.expand_set("rank-depth", true) {
-            let ps = CEPHALOPOD.generate(&name, 1, 3).unwrap();
-            let (r, d) = rank_depth(&name).unwrap().unwrap();
+        let quick = expanded(&CEPHALOPOD, "rank-depth", true);
+        assert!(quick.len() < 40);
+        for name in quick {
+            let ps = generated(&CEPHALOPOD, &name, 1, 3).unwrap();
+            let (r, d) = name
+                .strip_prefix("rank:")
+                .and_then(|rd| rd.split_once(" depth:"))
+                .unwrap();
+            let (r, d): (u32, u32) = (r.parse().unwrap(), d.parse().unwrap());
             assert!(
                 ps.iter().all(|p| p.board.rank() == r && p.depth == d),
                 "{name}"
             );
         }
         assert_eq!(
-            CEPHALOPOD.generate("empty:40", 0, 5).unwrap(),
+            generated(&CEPHALOPOD, "empty:40", 0, 5).unwrap(),
             vec![inputs::empty(40)]
         );
     }
@@ -393,7 +350,7 @@ mod tests {
             "rank:x depth:3",
             "nope",
         ] {
-            assert!(CEPHALOPOD.generate(name, 1, 3).is_err(), "{name}");
+            assert!(generated(&CEPHALOPOD, name, 1, 3).is_err(), "{name}");
         }
     }
 

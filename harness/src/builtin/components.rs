@@ -4,7 +4,8 @@
 //! components, and the `groups4` rule (only components of 4+ cells) — since
 //! they share boards, formats and input sets and differ only in registry.
 
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use crate::sets::{InputSet, Member};
+use crate::workload::{Solve, VariantInfo, Workload};
 use components::{Board, Labeler, Variant};
 
 /// A components problem definition: a name and the registry that solves it.
@@ -31,27 +32,17 @@ pub const GROUPS4: Components = Components {
     default: "groups4-swar-prefilter",
 };
 
-/// `P` of `density:P`, checked to lie in (0, 1).
-fn density(name: &str) -> Option<Result<f64, String>> {
-    let p = name.strip_prefix("density:")?;
-    Some(match p.parse::<f64>() {
-        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
-        Ok(p) => Err(format!("density {p} is outside (0, 1)")),
-        Err(_) => Err(format!("density '{p}' is not a number")),
-    })
-}
-
 /// Densities of the sweep, 0.05 to 0.95 in steps of 0.05.
-fn sweep() -> impl Iterator<Item = String> {
+fn sweep() -> impl Iterator<Item = f64> {
     // Dividing (rather than multiplying by 0.05) gives the double nearest to
     // each decimal, which prints as the short name (`0.15`, not `0.15000000000000002`).
-    (1..=19).map(|i| format!("density:{}", f64::from(i) / 20.0))
+    (1..=19).map(|i| f64::from(i) / 20.0)
 }
 
 struct Batch(Box<dyn Labeler>);
 
 impl Solve<Board, components::Components> for Batch {
-    fn solve_batch(&self, inputs: &[Board], out: &mut [components::Components]) {
+    fn solve_batch(&mut self, inputs: &[Board], out: &mut [components::Components]) {
         self.0.label_batch(inputs, out);
     }
 }
@@ -85,24 +76,22 @@ impl Workload for Components {
         Some(Box::new(Batch(labeler)))
     }
 
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
         vec![
-            InputSetInfo {
-                pattern: "density:P",
-                description: "each cell set independently with probability P (0 < P < 1)",
-            },
-            InputSetInfo {
-                pattern: "density-sweep",
-                description: "density:0.05 … density:0.95 in steps of 0.05 (bench only)",
-            },
-            InputSetInfo {
-                pattern: "seed",
-                description: "the seed write-up's AND of three random words (P = 1/8)",
-            },
-            InputSetInfo {
-                pattern: "game",
-                description: "Smash the Code boards (gravity, 5 colours + skulls) split per colour",
-            },
+            InputSet::new(
+                "density:P",
+                "each cell set independently with probability P (0 < P < 1)",
+            )
+            .parameters(&["density"])
+            .sweep("density-sweep", sweep()),
+            InputSet::new(
+                "seed",
+                "the seed write-up's AND of three random words (P = 1/8)",
+            ),
+            InputSet::new(
+                "game",
+                "Smash the Code boards (gravity, 5 colours + skulls) split per colour",
+            ),
         ]
     }
     fn bench_sets(&self, _quick: bool) -> Vec<String> {
@@ -120,28 +109,16 @@ impl Workload for Components {
         vec!["density-sweep".into()]
     }
     fn check_sets(&self) -> Vec<String> {
-        sweep().chain(["seed".into(), "game".into()]).collect()
+        ["density-sweep", "seed", "game"].map(String::from).to_vec()
     }
-    fn expand_set(&self, name: &str, _quick: bool) -> Vec<String> {
-        match name {
-            "density-sweep" => sweep().collect(),
-            _ => vec![name.to_owned()],
-        }
-    }
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        match density(name) {
-            Some(Ok(p)) => vec![("density", p)],
-            _ => Vec::new(),
-        }
-    }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Board>, String> {
-        if let Some(p) = density(name) {
-            return Ok(components::inputs::density(p?, seed, n));
-        }
-        match name {
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Board>, String> {
+        match set.pattern() {
+            "density:P" => match set.get::<f64>(0)? {
+                p if p > 0.0 && p < 1.0 => Ok(components::inputs::density(p, seed, n)),
+                p => Err(format!("density {p} is outside (0, 1)")),
+            },
             "seed" => Ok(components::inputs::seed_set(seed, n)),
-            "game" => Ok(components::inputs::game(seed, n)),
-            _ => Err("unknown input set (known: density:P, density-sweep, seed, game)".into()),
+            _ => Ok(components::inputs::game(seed, n)),
         }
     }
     fn edge_cases(&self) -> Vec<(String, Board)> {
@@ -270,23 +247,24 @@ mod decode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload::{expanded, generated};
 
     #[test]
     fn sweep_names_are_short_and_parse() {
-        let names: Vec<String> = sweep().collect();
+        let names = expanded(&ALL, "density-sweep", false);
         assert_eq!(names.len(), 19);
         assert_eq!(names[0], "density:0.05");
         assert_eq!(names[18], "density:0.95");
         for n in &names {
             assert!(n.len() <= 12, "{n}");
-            assert_eq!(ALL.generate(n, 1, 3).unwrap().len(), 3);
+            assert_eq!(generated(&ALL, n, 1, 3).unwrap().len(), 3);
         }
     }
 
     #[test]
     fn bad_set_names_are_errors() {
-        assert!(ALL.generate("density:1.5", 1, 3).is_err());
-        assert!(ALL.generate("density:x", 1, 3).is_err());
-        assert!(ALL.generate("nope", 1, 3).is_err());
+        assert!(generated(&ALL, "density:1.5", 1, 3).is_err());
+        assert!(generated(&ALL, "density:x", 1, 3).is_err());
+        assert!(generated(&ALL, "nope", 1, 3).is_err());
     }
 }

@@ -5,7 +5,8 @@
 //! holds the shared set-name grammar: `CONFIG/random:PLIES` for positions,
 //! `CONFIG/perft:D` and `CONFIG/random:PLIES/perft:D` for perft queries.
 
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use crate::sets::{InputSet, Member};
+use crate::workload::{Solve, VariantInfo, Workload};
 use connectx::{Config, PerftInput, Position, WinCheck, inputs};
 
 /// Win detection: who has K aligned, per position.
@@ -100,7 +101,7 @@ fn shrink_position(position: &Position) -> Vec<Position> {
 struct WinBatch(Box<dyn WinCheck>);
 
 impl Solve<Position, u8> for WinBatch {
-    fn solve_batch(&self, inputs: &[Position], out: &mut [u8]) {
+    fn solve_batch(&mut self, inputs: &[Position], out: &mut [u8]) {
         self.0.winners(inputs, out);
     }
 }
@@ -135,12 +136,12 @@ impl Workload for WinDetection {
         Some(Box::new(WinBatch((v.make)()?)))
     }
 
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        vec![InputSetInfo {
-            pattern: "CONFIG/random:PLIES",
-            description: "positions after PLIES uniformly random legal plies (fewer when the game \
-                          ended first); e.g. 7x6k4/random:20, 10x10k5/random:40",
-        }]
+    fn input_sets(&self) -> Vec<InputSet> {
+        vec![InputSet::text(
+            "CONFIG/random:PLIES",
+            "positions after PLIES uniformly random legal plies (fewer when the game \
+             ended first); e.g. 7x6k4/random:20, 10x10k5/random:40",
+        )]
     }
     fn bench_sets(&self, quick: bool) -> Vec<String> {
         let sets: &[&str] = if quick {
@@ -166,8 +167,8 @@ impl Workload for WinDetection {
             })
             .collect()
     }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Position>, String> {
-        let (config, rest) = split_config(name)?;
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Position>, String> {
+        let (config, rest) = split_config(set.name())?;
         match random_positions(config, rest, seed, n) {
             Some(result) => result.map(|(_, positions)| positions),
             None => Err(format!(
@@ -210,16 +211,6 @@ impl Workload for WinDetection {
     }
 }
 
-struct PerftBatch(Box<dyn connectx::Perft>);
-
-impl Solve<PerftInput, u64> for PerftBatch {
-    fn solve_batch(&self, inputs: &[PerftInput], out: &mut [u64]) {
-        for (input, out) in inputs.iter().zip(out) {
-            *out = self.0.perft(&input.position, input.depth);
-        }
-    }
-}
-
 /// Search nodes a variant may visit before the cost model skips it: the
 /// list oracle runs at roughly 30–40 ns a node, the bitboards at a few.
 fn node_budget(variant: &str) -> f64 {
@@ -253,20 +244,24 @@ impl Workload for PerftCount {
         let v = connectx::perft_variants()
             .into_iter()
             .find(|v| v.name == variant)?;
-        Some(Box::new(PerftBatch((v.make)()?)))
+        let perft = (v.make)()?;
+        Some(Box::new(move |input: &PerftInput| {
+            perft.perft(&input.position, input.depth)
+        }))
     }
 
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
+        // One grammar reads both: `generate` parses the name.
         vec![
-            InputSetInfo {
-                pattern: "CONFIG/perft:D",
-                description: "perft(D) from the empty board (one input); e.g. 7x6k4/perft:9",
-            },
-            InputSetInfo {
-                pattern: "CONFIG/random:PLIES/perft:D",
-                description: "perft(D) from positions after PLIES random plies (games still \
-                              going); e.g. 7x6k4/random:10/perft:6",
-            },
+            InputSet::text(
+                "CONFIG/perft:D",
+                "perft(D) from the empty board (one input); e.g. 7x6k4/perft:9",
+            ),
+            InputSet::text(
+                "CONFIG/random:PLIES/perft:D",
+                "perft(D) from positions after PLIES random plies (games still going); \
+                 e.g. 7x6k4/random:10/perft:6",
+            ),
         ]
     }
     fn bench_sets(&self, quick: bool) -> Vec<String> {
@@ -297,14 +292,14 @@ impl Workload for PerftCount {
         // One perft input is a whole search, not a single position.
         if quick { 4 } else { 16 }
     }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<PerftInput>, String> {
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<PerftInput>, String> {
         let unknown = || {
             format!(
                 "unknown input set (known: CONFIG/perft:D, CONFIG/random:PLIES/perft:D; \
                  {CONFIG_HELP})"
             )
         };
-        let (config, rest) = split_config(name)?;
+        let (config, rest) = split_config(set.name())?;
         let (start, depth) = rest.rsplit_once('/').unwrap_or(("", rest));
         let depth = number(depth, "perft").ok_or_else(unknown)??;
         let depth = u32::try_from(depth).map_err(|_| format!("perft:{depth} is too deep"))?;

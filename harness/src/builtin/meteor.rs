@@ -6,10 +6,11 @@
 //! board so that answers found with a limit compare correctly (see
 //! [`Answer`]).
 
-use crate::workload::{InputSetInfo, Solve, VariantInfo, Workload};
+use crate::sets::{InputSet, Member};
+use crate::workload::{Solve, VariantInfo, Workload};
 use meteor::geometry::{CELLS, PIECES, Placement, placements};
 use meteor::inputs;
-use meteor::{PartialBoard, Puzzle, Solution, Solutions, Solver};
+use meteor::{PartialBoard, Puzzle, Solution, Solutions};
 use std::sync::LazyLock;
 
 /// The `meteor` workload.
@@ -71,29 +72,14 @@ fn completes(board: &PartialBoard, s: &Solution) -> bool {
     })
 }
 
-struct Batch(Box<dyn Solver>);
-
-impl Solve<Puzzle, Answer> for Batch {
-    fn solve_batch(&self, inputs: &[Puzzle], out: &mut [Answer]) {
-        for (p, out) in inputs.iter().zip(out) {
-            *out = Answer {
-                limit: p.limit,
-                board: p.board,
-                found: self.0.solve(&p.board, p.limit),
-            };
-        }
-    }
-}
-
-/// `K` of `name` = `prefix:K`, a piece count.
-fn pieces(name: &str, prefix: &str) -> Option<Result<usize, String>> {
-    let k = name.strip_prefix(prefix)?.strip_prefix(':')?;
-    Some(match k.parse() {
-        Ok(k) if k <= PIECES => Ok(k),
-        _ => Err(format!(
-            "{name}: '{k}' is not a number of pieces (0 to {PIECES})"
+/// `K` of `partial:K` or `scattered:K`, a piece count.
+fn pieces(set: &Member) -> Result<usize, String> {
+    match set.get(0)? {
+        k if k <= PIECES => Ok(k),
+        k => Err(format!(
+            "{set}: {k} is not a number of pieces (0 to {PIECES})"
         )),
-    })
+    }
 }
 
 /// The board drawn as the Benchmarks Game does, `.` for empty cells.
@@ -139,25 +125,30 @@ impl Workload for Meteor {
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Puzzle, Answer>>> {
         let v = meteor::variants().into_iter().find(|v| v.name == variant)?;
-        Some(Box::new(Batch((v.make)()?)))
+        let solver = (v.make)()?;
+        Some(Box::new(move |p: &Puzzle| Answer {
+            limit: p.limit,
+            board: p.board,
+            found: solver.solve(&p.board, p.limit),
+        }))
     }
 
-    fn input_sets(&self) -> Vec<InputSetInfo> {
+    fn input_sets(&self) -> Vec<InputSet> {
         vec![
-            InputSetInfo {
-                pattern: "full",
-                description: "the empty board, all 2098 solutions (one input; the benchmark)",
-            },
-            InputSetInfo {
-                pattern: "partial:K",
-                description: "boards with K pieces (0 to 10) of a random solution, so at least \
-                              one completion; all completions wanted",
-            },
-            InputSetInfo {
-                pattern: "scattered:K",
-                description: "boards with up to K random non-overlapping pieces, often with no \
-                              completion; all completions wanted",
-            },
+            InputSet::new(
+                "full",
+                "the empty board, all 2098 solutions (one input; the benchmark)",
+            ),
+            InputSet::new(
+                "partial:K",
+                "boards with K pieces (0 to 10) of a random solution, so at least one \
+                 completion; all completions wanted",
+            ),
+            InputSet::new(
+                "scattered:K",
+                "boards with up to K random non-overlapping pieces, often with no \
+                 completion; all completions wanted",
+            ),
         ]
     }
     fn bench_sets(&self, quick: bool) -> Vec<String> {
@@ -183,19 +174,12 @@ impl Workload for Meteor {
         // One input is a whole search of up to milliseconds.
         if quick { 8 } else { 32 }
     }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Puzzle>, String> {
-        if name == "full" {
-            return Ok(vec![inputs::full()]);
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Puzzle>, String> {
+        match set.pattern() {
+            "full" => Ok(vec![inputs::full()]),
+            "partial:K" => Ok(inputs::partial(pieces(set)?, seed, n)),
+            _ => Ok(inputs::scattered(pieces(set)?, seed, n)),
         }
-        if let Some(k) = pieces(name, "partial") {
-            return Ok(inputs::partial(k?, seed, n));
-        }
-        if let Some(k) = pieces(name, "scattered") {
-            return Ok(inputs::scattered(k?, seed, n));
-        }
-        Err(format!(
-            "unknown input set '{name}' (known: full, partial:K, scattered:K)"
-        ))
     }
     fn edge_cases(&self) -> Vec<(String, Puzzle)> {
         inputs::edge_cases()
@@ -393,10 +377,11 @@ mod tests {
 
     #[test]
     fn input_set_names_are_checked() {
-        assert_eq!(METEOR.generate("full", 0, 5).map(|v| v.len()), Ok(1));
-        assert_eq!(METEOR.generate("partial:3", 0, 5).map(|v| v.len()), Ok(5));
-        assert!(METEOR.generate("partial:11", 0, 1).is_err());
-        assert!(METEOR.generate("partial:x", 0, 1).is_err());
-        assert!(METEOR.generate("nope", 0, 1).is_err());
+        let generated = |name, n| crate::workload::generated(&METEOR, name, 0, n);
+        assert_eq!(generated("full", 5).map(|v| v.len()), Ok(1));
+        assert_eq!(generated("partial:3", 5).map(|v| v.len()), Ok(5));
+        assert!(generated("partial:11", 1).is_err());
+        assert!(generated("partial:x", 1).is_err());
+        assert!(generated("nope", 1).is_err());
     }
 }

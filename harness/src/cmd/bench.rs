@@ -112,7 +112,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         "{}: time per element ({unit}, median and 95% interval)",
         w.name()
     );
-    let element = crate::bench::singular(w.unit());
+    let element = w.unit_singular();
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
         Some(r) if r.status == Status::Ok && summed.contains(r) => {
             super::table::time(r.median, element)
@@ -133,7 +133,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             format!("{}: speedup over {base} (95% interval)", w.name()),
         ),
         None => {
-            let oracle = w.variants().first().map(|v| v.name);
+            let oracle = Some(w.oracle());
             let Some(reference) =
                 reports::speedup_reference(oracle, &variants, &sets, |v, set| ok_time(v, set))
             else {

@@ -75,7 +75,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
 /// writes one results file; returns its path and contents.
 pub fn run(
-    workloads: &[&'static dyn DynWorkload],
+    workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
     cache_sim: bool,
     out: Option<&Path>,

@@ -12,17 +12,11 @@
 
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX};
 use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-
-/// Set (non-empty) in a fuzz target's environment, `bitbench::fuzz::check`
-/// prints the `bitbench solve` line of each input it decodes, after
-/// [`PRINT_PREFIX`], before checking it.
-pub(crate) const PRINT_ENV: &str = "BITBENCH_FUZZ_PRINT";
-/// What starts each line printed under [`PRINT_ENV`].
-pub(crate) const PRINT_PREFIX: &str = "fuzz input: ";
 
 /// `bitbench fuzz`'s command line.
 #[derive(clap::Args, Debug)]

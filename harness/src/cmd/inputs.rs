@@ -3,24 +3,15 @@
 //! C++, a third-party library) can be fed, checked and timed on exactly the
 //! inputs `bench` measures.
 
+use crate::erased::DynWorkload;
 use crate::error::Error;
-use crate::workload::Workload;
+use crate::outln;
 
-/// The inputs of `set` as text lines: `n` for an open-ended set, every
-/// input of a fixed one. A name that stands for several sets (`official`,
-/// a sweep) gives the inputs of each member in turn.
-pub fn lines<W: Workload + ?Sized>(
-    w: &W,
-    set: &str,
-    seed: u64,
-    n: usize,
-) -> Result<Vec<String>, Error> {
-    let mut lines = Vec::new();
-    for member in w.expand_set(set, false) {
-        let inputs = w
-            .generate(&member, seed, n)
-            .map_err(|e| Error::usage(format!("input set '{member}': {e}")))?;
-        lines.extend(inputs.iter().map(|i| w.format_input(i)));
+/// Prints the inputs of `set`, one a line (`count` of an open-ended set;
+/// default: one `bench` sample).
+pub fn run(w: &dyn DynWorkload, set: &str, seed: u64, count: Option<usize>) -> Result<(), Error> {
+    for line in w.input_lines(set, seed, count)? {
+        outln!("{line}");
     }
-    Ok(lines)
+    Ok(())
 }

@@ -66,8 +66,8 @@ fn render(suite: &Suite, json: bool) -> String {
             let _ = writeln!(out, "  {:<18} {}{status}", e.variant, e.description);
         }
         out += "  input sets:\n";
-        for s in w.input_sets() {
-            let _ = writeln!(out, "    {:<18} {}", s.pattern, s.description);
+        for (pattern, description) in w.input_sets().iter().flat_map(|s| s.help()) {
+            let _ = writeln!(out, "    {pattern:<18} {description}");
         }
         out += "\n";
     }

@@ -76,7 +76,7 @@ pub struct MatrixOptions {
 /// Builds, runs and merges; returns the merged file's path and contents.
 pub fn run(
     origin: &Origin,
-    workloads: &[&'static dyn DynWorkload],
+    workloads: &[&dyn DynWorkload],
     options: &MatrixOptions,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
@@ -296,7 +296,7 @@ fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error
 /// One skipped record per (workload, variant, set) for a level or metric
 /// that could not run, so the merged file says why nothing is there.
 fn skipped(
-    workloads: &[&'static dyn DynWorkload],
+    workloads: &[&dyn DynWorkload],
     level: &str,
     metric: Metric,
     quick: bool,
@@ -305,7 +305,7 @@ fn skipped(
     let mut records = Vec::new();
     for w in workloads {
         let first = records.len();
-        let unit = crate::bench::singular(w.unit());
+        let unit = w.unit_singular();
         let unit = match metric {
             Metric::Time => format!("ns/{unit}"),
             _ => format!("instructions/{unit}"),

@@ -1,106 +1,14 @@
 //! `bitbench solve`: answer inputs given on the command line or in a file.
-//!
-//! A variant the user names runs even where the cost model would skip it in
-//! `check` and `bench` (a note says so on stderr): the user asked for it.
-//! Only where the model estimates it would practically never finish does
-//! `solve` print the estimate and ask for `--force`.
 
-use crate::erased::build_solver;
+use crate::erased::DynWorkload;
 use crate::error::Error;
-use crate::verify;
-use crate::workload::Workload;
+use crate::outln;
+use crate::solve::SolveRequest;
 
-/// What `solve` should answer, and how.
-#[derive(Clone, Debug, Default)]
-pub struct SolveRequest<'a> {
-    /// The variant; empty means the declared default.
-    pub variant: &'a str,
-    /// Inputs in the workload's text format.
-    pub inputs: &'a [String],
-    /// A file of further inputs.
-    pub input_file: Option<&'a str>,
-    /// `text` or one of the workload's output formats.
-    pub format: &'a str,
-    /// Run even what the cost model calls impractical.
-    pub force: bool,
-}
-
-/// Solves each input and returns one formatted output per input.
-pub fn solve<W: Workload + ?Sized>(
-    w: &W,
-    request: &SolveRequest<'_>,
-) -> Result<Vec<String>, Error> {
-    let SolveRequest {
-        variant,
-        inputs: texts,
-        input_file,
-        format,
-        force,
-    } = *request;
-    let variant = if variant.is_empty() {
-        w.default_variant()
-    } else {
-        variant
-    };
-    if format != "text" && !w.output_formats().contains(&format) {
-        let mut known = vec!["text"];
-        known.extend(w.output_formats());
-        return Err(Error::usage(format!(
-            "unknown format '{format}' for '{}' (known: {})",
-            w.name(),
-            known.join(", ")
-        )));
+/// Prints one answer a line.
+pub fn run(w: &dyn DynWorkload, request: &SolveRequest<'_>) -> Result<(), Error> {
+    for line in w.solve_text(request)? {
+        outln!("{line}");
     }
-    let solver = build_solver(w, variant)?;
-    let mut inputs = Vec::new();
-    for text in texts {
-        inputs.push(
-            w.parse_input(text)
-                .map_err(|e| Error::usage(format!("input '{text}': {e}")))?,
-        );
-    }
-    if let Some(path) = input_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::usage(format!("{path}: cannot read: {e}")))?;
-        inputs.extend(
-            w.parse_input_file(&text)
-                .map_err(|e| Error::usage(format!("{path}: {e}")))?,
-        );
-    }
-    if inputs.is_empty() {
-        return Err(Error::usage(
-            "no input: give INPUT arguments or --input-file FILE",
-        ));
-    }
-    for input in &inputs {
-        let text = w.format_input(input);
-        if let Some(estimate) = w.impractical(variant, input).filter(|_| !force) {
-            return Err(Error::usage(format!(
-                "variant '{variant}' would practically never finish on '{text}' ({estimate}); \
-                 pass --force to run it anyway, or choose another --variant"
-            )));
-        }
-        if let Some(reason) = w.skip(variant, input) {
-            eprintln!("note: {variant} on '{text}' is slow ({reason}); running it as asked");
-        }
-    }
-    inputs
-        .iter()
-        .map(|input| {
-            let out = verify::solve(&*solver, std::slice::from_ref(input))
-                .map_err(|panic| {
-                    Error::failed(format!(
-                        "{}: {variant} {panic} on '{}'",
-                        w.name(),
-                        w.format_input(input)
-                    ))
-                })?
-                .remove(0);
-            Ok(if format == "text" {
-                w.format_output(&out)
-            } else {
-                w.format_output_as(format, &out)
-            })
-        })
-        .collect()
+    Ok(())
 }

@@ -2,7 +2,6 @@
 //! per (benchmark, bench) id and then into results records.
 
 use super::CountCase;
-use crate::bench::singular;
 use crate::erased::DynWorkload;
 use reports::{Metric, Record, Status};
 
@@ -129,7 +128,7 @@ pub fn records(
                 input_set: case.set.clone(),
                 target_cpu: target_cpu.to_owned(),
                 metric,
-                unit: unit(metric, singular(w.unit())),
+                unit: unit(metric, w.unit_singular()),
                 ..Record::default()
             };
             let total = outcome

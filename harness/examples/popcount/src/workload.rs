@@ -1,56 +1,16 @@
 //! What bitbench needs to know about the kernel: its variants, its input
 //! sets (buffers of a given size, and the sweep over sizes that the report
-//! draws as a line chart), its text format and its oracle.
+//! draws as a line chart), its text format. The oracle is the first
+//! variant, `bit-loop`.
 
-use crate::{Popcount, variants};
-use bitbench::{InputSetInfo, Solve, VariantInfo, Workload};
+use crate::{Variant, inputs, variants};
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// The `popcount` workload.
 pub struct PopcountWorkload;
 
 /// The `popcount` workload, for `bitbench::main!`.
 pub const POPCOUNT: PopcountWorkload = PopcountWorkload;
-
-/// The sizes of the `sizes` sweep, in bytes: 1 KiB to 1 MiB.
-const SWEEP: [usize; 6] = [1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20];
-
-/// Bytes of buffers one bench sample holds at most (several small buffers,
-/// one large one).
-const SAMPLE_BYTES: usize = 1 << 20;
-
-struct Batch(Box<dyn Popcount>);
-
-impl Solve<Vec<u64>, u64> for Batch {
-    fn solve_batch(&self, inputs: &[Vec<u64>], out: &mut [u64]) {
-        for (words, o) in inputs.iter().zip(out) {
-            *o = self.0.count(words);
-        }
-    }
-}
-
-/// `N` of `size:N`, a positive multiple of 8.
-fn size(name: &str) -> Option<Result<usize, String>> {
-    let n = name.strip_prefix("size:")?;
-    Some(match n.parse::<usize>() {
-        Ok(n) if n > 0 && n % 8 == 0 => Ok(n),
-        _ => Err(format!(
-            "{name}: '{n}' is not a positive multiple of 8 bytes"
-        )),
-    })
-}
-
-/// `n` words from `seed` (SplitMix64).
-fn words(seed: u64, n: usize) -> Vec<u64> {
-    let mut x = seed;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let z = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        })
-        .collect()
-}
 
 impl Workload for PopcountWorkload {
     type Input = Vec<u64>;
@@ -66,76 +26,42 @@ impl Workload for PopcountWorkload {
         "bytes"
     }
     fn variants(&self) -> Vec<VariantInfo> {
-        variants()
-            .iter()
-            .map(|v| VariantInfo::new(v.name, v.description, v.features))
-            .collect()
+        let info = |v: &Variant| VariantInfo::new(v.name, v.description, v.features);
+        variants().iter().map(info).collect()
     }
     fn default_variant(&self) -> &'static str {
         "swar"
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Vec<u64>, u64>>> {
-        let v = variants().into_iter().find(|v| v.name == variant)?;
-        Some(Box::new(Batch((v.make)()?)))
+        let kernel = (variants().into_iter().find(|v| v.name == variant)?.make)()?;
+        Some(Box::new(move |words: &Vec<u64>| kernel.count(words)))
     }
-    fn input_sets(&self) -> Vec<InputSetInfo> {
-        vec![
-            InputSetInfo {
-                pattern: "size:N",
-                description: "buffers of N random bytes (a multiple of 8)",
-            },
-            InputSetInfo {
-                pattern: "sizes",
-                description: "size:1024 … size:1048576, ×4 apart (bench only)",
-            },
-        ]
+    fn input_sets(&self) -> Vec<InputSet> {
+        let sizes = (10..=20).step_by(2).map(|log| f64::from(1 << log)); // 1 KiB to 1 MiB
+        let size = InputSet::new("size:N", "buffers of N random bytes (a multiple of 8)");
+        vec![size.parameters(&["bytes"]).sweep("sizes", sizes)]
     }
     fn bench_sets(&self, _quick: bool) -> Vec<String> {
         vec!["sizes".to_owned()]
     }
-    fn check_sets(&self) -> Vec<String> {
-        ["size:8", "size:136", "size:1032", "size:8000"]
-            .map(String::from)
-            .to_vec()
-    }
-    fn expand_set(&self, name: &str, _quick: bool) -> Vec<String> {
-        match name {
-            "sizes" => SWEEP.iter().map(|n| format!("size:{n}")).collect(),
-            _ => vec![name.to_owned()],
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Vec<u64>>, String> {
+        let bytes: usize = set.get(0)?;
+        if bytes == 0 || bytes % 8 != 0 {
+            return Err(format!("{set}: not a positive multiple of 8 bytes"));
         }
-    }
-    fn parameters(&self, name: &str) -> Vec<(&'static str, f64)> {
-        match size(name) {
-            Some(Ok(n)) => vec![("bytes", n as f64)],
-            _ => Vec::new(),
-        }
-    }
-    fn generate(&self, name: &str, seed: u64, n: usize) -> Result<Vec<Vec<u64>>, String> {
-        let bytes = size(name)
-            .ok_or_else(|| format!("unknown input set '{name}' (known: size:N, sizes)"))??;
-        let buffers = (SAMPLE_BYTES / bytes).clamp(1, n.max(1));
-        Ok((0..buffers as u64)
-            .map(|i| words(seed ^ (i << 32), bytes / 8))
+        // Up to 1 MiB of buffers a sample: several small ones, one large one.
+        let buffers = ((1 << 20) / bytes).clamp(1, n.max(1)) as u64;
+        Ok((0..buffers)
+            .map(|i| inputs::words(seed ^ (i << 32), bytes / 8))
             .collect())
     }
     fn edge_cases(&self) -> Vec<(String, Vec<u64>)> {
-        let mut cases = vec![
-            ("empty".to_owned(), Vec::new()),
-            ("all ones".to_owned(), vec![u64::MAX; 70]),
-        ];
-        // Lengths that end inside every block size the variants use.
-        for n in [1, 3, 7, 17, 33, 63, 65, 129, 1000] {
-            cases.push((format!("{n} words"), words(n as u64, n)));
-        }
-        cases
+        inputs::edge_cases()
     }
     fn parse_input(&self, text: &str) -> Result<Vec<u64>, String> {
-        text.split_whitespace()
-            .map(|w| {
-                let hex = w.strip_prefix("0x").unwrap_or(w);
-                u64::from_str_radix(hex, 16).map_err(|e| format!("'{w}': {e}"))
-            })
-            .collect()
+        let word = |w: &str| u64::from_str_radix(w.trim_start_matches("0x"), 16);
+        let words = text.split_whitespace().map(word).collect::<Result<_, _>>();
+        words.map_err(|e| format!("'{text}': {e}"))
     }
     fn format_input(&self, input: &Vec<u64>) -> String {
         let words: Vec<String> = input.iter().map(|w| format!("{w:#x}")).collect();
@@ -143,9 +69,6 @@ impl Workload for PopcountWorkload {
     }
     fn format_output(&self, output: &u64) -> String {
         output.to_string()
-    }
-    fn same(&self, a: &u64, b: &u64) -> bool {
-        a == b
     }
     fn elements(&self, input: &Vec<u64>, _output: &u64) -> u64 {
         input.len() as u64 * 8

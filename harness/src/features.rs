@@ -1,0 +1,254 @@
+//! CPU feature names: which ones this machine has, detected at run time,
+//! and which names mean anything at all.
+//!
+//! A variant declares the features it needs by the names Rust's
+//! `is_*_feature_detected!` macros use. A name of another architecture means
+//! "unavailable here" (so a suite with NEON variants still runs on x86-64),
+//! but a name no architecture knows is a typo and must be reported, not
+//! read as a missing feature.
+
+/// Defines [`X86`] and the detection of each of its names, so the list is
+/// written once (the std macro wants a literal).
+macro_rules! x86_features {
+    ($($name:tt),* $(,)?) => {
+        /// Every name stable Rust's `is_x86_feature_detected!` accepts.
+        pub(crate) const X86: &[&str] = &[$($name),*];
+
+        #[cfg(target_arch = "x86_64")]
+        fn detect_x86(feature: &str) -> Option<bool> {
+            match feature {
+                $($name => Some(std::arch::is_x86_feature_detected!($name)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+x86_features!(
+    "aes",
+    "pclmulqdq",
+    "rdrand",
+    "rdseed",
+    "tsc",
+    "mmx",
+    "sse",
+    "sse2",
+    "sse3",
+    "ssse3",
+    "sse4.1",
+    "sse4.2",
+    "sse4a",
+    "sha",
+    "avx",
+    "avx2",
+    "sha512",
+    "sm3",
+    "sm4",
+    "avx512f",
+    "avx512cd",
+    "avx512er",
+    "avx512pf",
+    "avx512bw",
+    "avx512dq",
+    "avx512vl",
+    "avx512ifma",
+    "avx512vbmi",
+    "avx512vpopcntdq",
+    "avx512vbmi2",
+    "gfni",
+    "vaes",
+    "vpclmulqdq",
+    "avx512vnni",
+    "avx512bitalg",
+    "avx512bf16",
+    "avx512vp2intersect",
+    "avx512fp16",
+    "avxvnni",
+    "avxifma",
+    "avxneconvert",
+    "avxvnniint8",
+    "avxvnniint16",
+    "f16c",
+    "fma",
+    "bmi1",
+    "bmi2",
+    "abm",
+    "lzcnt",
+    "tbm",
+    "popcnt",
+    "fxsr",
+    "xsave",
+    "xsaveopt",
+    "xsaves",
+    "xsavec",
+    "cmpxchg16b",
+    "kl",
+    "widekl",
+    "adx",
+    "rtm",
+    "movbe",
+    "ermsb",
+);
+
+/// Names the other architectures' detection macros accept (aarch64, arm,
+/// RISC-V, LoongArch, PowerPC, s390x): never present on this machine when it
+/// is x86-64, and never a typo.
+const OTHER: &[&str] = &[
+    // aarch64 and arm
+    "asimd",
+    "neon",
+    "bf16",
+    "bti",
+    "crc",
+    "cssc",
+    "dit",
+    "dotprod",
+    "dpb",
+    "dpb2",
+    "ecv",
+    "f32mm",
+    "f64mm",
+    "faminmax",
+    "fcma",
+    "fhm",
+    "flagm",
+    "flagm2",
+    "fp",
+    "fp16",
+    "fp8",
+    "fp8dot2",
+    "fp8dot4",
+    "fp8fma",
+    "fpmr",
+    "frintts",
+    "hbc",
+    "i8mm",
+    "jsconv",
+    "lse",
+    "lse128",
+    "lse2",
+    "lut",
+    "mops",
+    "mte",
+    "paca",
+    "pacg",
+    "pauth-lr",
+    "pmull",
+    "rand",
+    "rcpc",
+    "rcpc2",
+    "rcpc3",
+    "rdm",
+    "sb",
+    "sha2",
+    "sha3",
+    "sme",
+    "sme2",
+    "sme2p1",
+    "ssbs",
+    "sve",
+    "sve2",
+    "sve2-aes",
+    "sve2-bitperm",
+    "sve2-sha3",
+    "sve2-sm4",
+    "sve2p1",
+    "tme",
+    "wfxt",
+    "v7",
+    "vfp2",
+    "vfp3",
+    "vfp4",
+    // RISC-V
+    "rv32e",
+    "rv32i",
+    "rv64i",
+    "a",
+    "b",
+    "c",
+    "d",
+    "f",
+    "m",
+    "q",
+    "v",
+    "zba",
+    "zbb",
+    "zbc",
+    "zbkb",
+    "zbkc",
+    "zbkx",
+    "zbs",
+    "zfh",
+    "zfhmin",
+    "zk",
+    "zkn",
+    "zks",
+    "zvbb",
+    "zvbc",
+    "zve32x",
+    "zve64x",
+    "zvfh",
+    "zvkn",
+    // LoongArch, PowerPC, s390x
+    "lsx",
+    "lasx",
+    "lbt",
+    "lvz",
+    "ual",
+    "altivec",
+    "vsx",
+    "power8",
+    "power9",
+    "power10",
+    "vector",
+    "vector-enhancements-1",
+    "vector-enhancements-2",
+];
+
+/// Whether this CPU has `feature`: `None` for a name no architecture
+/// knows; `Some(false)` for a name of another architecture.
+pub(crate) fn detected(feature: &str) -> Option<bool> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(present) = detect_x86(feature) {
+        return Some(present);
+    }
+    (X86.contains(&feature) || OTHER.contains(&feature)).then_some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stable_x86_name_is_detected() {
+        for feature in X86 {
+            assert!(detected(feature).is_some(), "{feature}");
+        }
+        // Names that used to read as absent on every CPU.
+        for feature in [
+            "sse",
+            "sse2",
+            "aes",
+            "pclmulqdq",
+            "sha",
+            "avx512vbmi2",
+            "avx512vnni",
+        ] {
+            assert!(X86.contains(&feature), "{feature}");
+        }
+        if cfg!(target_arch = "x86_64") {
+            // Every x86-64 CPU has SSE2.
+            assert_eq!(detected("sse2"), Some(true));
+        }
+    }
+
+    #[test]
+    fn names_of_other_architectures_are_absent_and_typos_unknown() {
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!(detected("neon"), Some(false));
+            assert_eq!(detected("sve2"), Some(false));
+        }
+        assert_eq!(detected("avx-2"), None);
+        assert_eq!(detected("no-such-feature"), None);
+    }
+}

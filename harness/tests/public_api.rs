@@ -1,0 +1,77 @@
+//! The documented surface is the curated one: `cargo doc --no-deps -p
+//! bitbench` (default features) lists exactly these items outside the
+//! built-in suite, and nothing of the engines, the commands or the
+//! internal macros. The list is read from the generated `all.html`.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Every documented item outside `builtin`, as `all.html` names them.
+const CURATED: &[&str] = &[
+    "DynWorkload",
+    "Error",
+    "InputSet",
+    "Member",
+    "Origin",
+    "Solve",
+    "Suite",
+    "SuiteError",
+    "VariantInfo",
+    "Workload",
+    "builtin",
+    "cli",
+    "cli::main",
+    "main",
+    "origin",
+];
+
+#[test]
+fn the_docs_list_only_the_curated_items() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), Into::into);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "doc",
+            "--no-deps",
+            "--release",
+            "--offline",
+            "-p",
+            "bitbench",
+        ])
+        .current_dir(&workspace)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo doc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let index = std::fs::read_to_string(target.join("doc/bitbench/all.html")).expect("all.html");
+    // Each item is a link whose text is its path: `Workload`, `cli::main`.
+    let item =
+        regex::Regex::new(r#"<a href="[A-Za-z0-9_/.]+\.html">([A-Za-z0-9_:]+)</a>"#).unwrap();
+    let mut items: Vec<String> = item
+        .captures_iter(&index)
+        .map(|c| c[1].to_owned())
+        .filter(|i| i != "bitbench") // the crate's own page
+        .collect();
+    // Modules are listed in all.html only through their items: add them.
+    for module in ["builtin", "cli"] {
+        if items.iter().any(|i| i.starts_with(&format!("{module}::"))) {
+            items.push(module.to_owned());
+        }
+    }
+    items.sort();
+    items.dedup();
+    let outside_suite: Vec<&str> = items
+        .iter()
+        .map(String::as_str)
+        .filter(|i| !i.starts_with("builtin::"))
+        .collect();
+    let mut curated = CURATED.to_vec();
+    curated.sort();
+    assert_eq!(outside_suite, curated, "all items: {items:?}");
+}
