@@ -34,8 +34,11 @@ fn starts(quick: bool) -> usize {
     if quick { 3 } else { 5 }
 }
 
-/// Warm runs after the first stop after this long (at least one runs).
-const WARM_BUDGET: Duration = Duration::from_millis(50);
+/// Warm runs after the first stop after this long (at least one runs):
+/// quick keeps it short, as it runs for every variant in the main job.
+fn warm_budget(quick: bool) -> Duration {
+    Duration::from_millis(if quick { 10 } else { 50 })
+}
 
 /// One cold start to measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,7 +109,7 @@ fn cold_start(suite: &Suite, text: &str) -> Result<Start, String> {
     batch.run();
     let first = first.elapsed();
     let (mut warm, started) = (Duration::MAX, Instant::now());
-    while warm == Duration::MAX || started.elapsed() < WARM_BUDGET {
+    while warm == Duration::MAX || started.elapsed() < warm_budget(case.quick) {
         let run = Instant::now();
         batch.run();
         warm = warm.min(run.elapsed());
@@ -150,7 +153,7 @@ pub fn measure(w: &dyn DynWorkload, records: &[Record], options: &BenchOptions) 
     let Ok(exe) = std::env::current_exe() else {
         return Vec::new();
     };
-    let oracle = w.variants().first().map(|v| v.name.to_owned());
+    let oracle = Some(w.oracle().to_owned());
     let mut out = Vec::new();
     for v in w.variants() {
         let Some(timed) = first_batch(records, v.name) else {
