@@ -61,6 +61,7 @@ mod machine;
 mod out;
 mod progress;
 mod repro;
+mod setup;
 mod solve;
 mod stats;
 mod verify;
