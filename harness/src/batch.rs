@@ -13,6 +13,7 @@ use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// Which batch to prepare.
 #[derive(Clone, Debug)]
@@ -48,6 +49,8 @@ pub struct PreparedBatch {
     pub elements: Option<u64>,
     /// Inputs in the batch.
     pub inputs: usize,
+    /// How long building the solver took (its part of a cold start).
+    pub solver_built: Duration,
 }
 
 impl PreparedBatch {
@@ -95,7 +98,9 @@ pub fn prepare<W: Workload + ?Sized>(
     if let Some(reason) = inputs.iter().find_map(|i| w.skip(request.variant, i)) {
         return Err(BatchError::Skipped(reason));
     }
+    let started = Instant::now();
     let mut solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
+    let solver_built = started.elapsed();
     let mut elements = None;
     let mut out = if request.verify {
         let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
@@ -121,5 +126,6 @@ pub fn prepare<W: Workload + ?Sized>(
         }),
         elements,
         inputs: count,
+        solver_built,
     })
 }

@@ -47,6 +47,9 @@ pub struct Failure {
     pub reference: String,
     /// Where the input came from (input set or edge case).
     pub origin: String,
+    /// Whether the workload's `shrink` offered any smaller input to try:
+    /// if not, `input` is the one the check drew, not minimised.
+    pub minimised: bool,
     /// The minimised input in the spec's text format.
     pub input: String,
     /// The minimised input drawn for humans.
@@ -257,6 +260,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             line += &format!(" ({skipped} skipped by the cost model)");
         }
         if let Some((case, reference)) = failure {
+            let minimised = !w.shrink(&case.input).is_empty();
             let mut set = pool.take()?;
             let (reference_solver, solver) = pair(&mut set, reference, i + 1);
             let small = minimise(w, &mut **reference_solver, &mut **solver, case.input);
@@ -264,6 +268,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                 variant: (*name).to_owned(),
                 reference: pool.names[reference].to_owned(),
                 origin: origins[case.origin].clone(),
+                minimised,
                 input: w.format_input(&small),
                 picture: w.picture(&small),
                 expected: answer(w, &mut **reference_solver, &small),

@@ -161,6 +161,7 @@ enum Command {
     ///
     /// Exits 1 on a finding, printed with the `bitbench solve` command that
     /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
+    /// `--init` writes a fuzz crate for a program's own workloads.
     Fuzz(cmd::fuzz::Args),
 }
 
@@ -192,16 +193,21 @@ enum Command {
 /// ```
 pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
     crate::machine::set_build(origin.commit, origin.dirty);
-    // A counted child (`count --run-case`, under valgrind) runs the binary
-    // its parent process already checked.
-    let counted_child = std::env::args().any(|a| a == "--run-case");
-    let suite = match Suite::checked(workloads, origin, !counted_child) {
+    // A counted child (`count --run-case`, under valgrind) and a setup
+    // child run the binary their parent already checked; building every
+    // variant again would also warm the very start a setup child times.
+    let child = std::env::args().any(|a| a == "--run-case")
+        || std::env::var_os(crate::setup::CASE_ENV).is_some();
+    let suite = match Suite::checked(workloads, origin, !child) {
         Ok(suite) => suite,
         Err(e) => {
             eprintln!("{}: {e}", origin.binary);
             return ExitCode::from(2);
         }
     };
+    if let Some(code) = crate::setup::child_entry(&suite) {
+        return code;
+    }
     #[cfg(feature = "count")]
     if let Some(code) = crate::counting::gungraun_entry() {
         return code;
@@ -279,7 +285,11 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             workloads,
             cases,
             seed,
-        } => cmd::check::run(&suite.select(&workloads)?, &CheckOptions { cases, seed })?,
+        } => cmd::check::run(
+            &suite.select(&workloads)?,
+            &CheckOptions { cases, seed },
+            &crate::repro::program(suite.origin().binary),
+        )?,
         Command::Bench {
             workloads,
             variant,

@@ -108,6 +108,8 @@ macro_rules! main {
     ($($workload:expr),+ $(,)?) => {
         fn main() -> ::std::process::ExitCode {
             static WORKLOADS: &[&dyn $crate::DynWorkload] = &[$(&$workload),+];
+            // What `fuzz --init` names each workload by in the targets.
+            $crate::record_paths(&[$(stringify!($workload)),+]);
             $crate::cli::main(WORKLOADS, $crate::origin!())
         }
     };

@@ -8,7 +8,8 @@
 //! crate that does not fuzz compiles no `arbitrary`.
 //!
 //! A target (`fuzz/fuzz_targets/parity.rs`, with `bitbench = { …,
-//! features = ["fuzz"] }` in the fuzz crate's manifest):
+//! features = ["fuzz"] }` in the fuzz crate's manifest; your binary's
+//! `fuzz --init` writes the crate, one such target per workload):
 //!
 //! ```ignore
 //! #![no_main]
@@ -18,14 +19,20 @@
 //! The decoder is [`Workload::arbitrary_inputs`]; its default draws a
 //! check set and a seed. To override it in your adapter, forward the
 //! feature (`fuzz = ["bitbench/fuzz"]`) and put the override under
-//! `#[cfg(feature = "fuzz")]`, as the built-in adapters do.
+//! `#[cfg(feature = "fuzz")]`, as the built-in adapters do (`fuzz --init`
+//! turns on a `fuzz` feature of your crate where there is one).
 //!
 //! libfuzzer-sys answers `cargo fuzz fmt` for a byte-slice target with the
 //! bytes themselves; run the artifact with `BITBENCH_FUZZ_PRINT=1` set (what
 //! `bitbench fuzz --decode ARTIFACT` does) and [`check`] prints the
 //! `bitbench solve` line of the inputs it decoded before checking them.
+//!
+//! A fuzz target is its own executable, so it cannot know which program
+//! answers `solve` for its workloads: `bitbench fuzz` (run as your own
+//! binary's `fuzz`) passes that binary's name in `BITBENCH_PROGRAM`, and
+//! the lines name `bitbench` when it is unset.
 
-use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX};
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX, PROGRAM_ENV};
 use crate::workload::{Solve, Workload};
 use arbitrary::Unstructured;
 use std::any::{Any, TypeId};
@@ -160,11 +167,12 @@ fn compare<W: Workload>(workload: &W, inputs: Vec<W::Input>) {
                     i,
                     got,
                     format!(
-                        "input {} of a batch of {}, right on its own; `bitbench solve` runs \
+                        "input {} of a batch of {}, right on its own; `{program} solve` runs \
                          one input at a time, so rerun the artifact to reproduce it \
-                         (`bitbench fuzz --decode ARTIFACT`)",
+                         (`{program} fuzz --decode ARTIFACT`)",
                         k + 1,
-                        batch.len()
+                        batch.len(),
+                        program = program(),
                     ),
                 );
             }
@@ -248,23 +256,22 @@ fn run<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, inputs: &[I]) -> Vec
     out
 }
 
-/// Quotes a text input for a POSIX shell.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
+/// The program that answers `solve` for this target's workloads: the one
+/// named in [`PROGRAM_ENV`], else `bitbench` (read once, like [`printing`]).
+fn program() -> &'static str {
+    static PROGRAM: OnceLock<String> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        std::env::var(PROGRAM_ENV)
+            .ok()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "bitbench".to_owned())
+    })
 }
 
-/// The `bitbench solve` command answering `inputs` with `variant` (none:
-/// the workload's default).
+/// The `solve` command answering `inputs` with `variant` (none: the
+/// workload's default), through [`program`].
 pub(crate) fn solve_line(workload: &str, variant: Option<&str>, inputs: &[String]) -> String {
-    let mut line = format!("bitbench solve {workload}");
-    if let Some(variant) = variant {
-        line.push_str(&format!(" --variant {variant}"));
-    }
-    for input in inputs {
-        line.push(' ');
-        line.push_str(&shell_quote(input));
-    }
-    line
+    crate::repro::solve_line(program(), workload, variant, inputs)
 }
 
 /// What the oracle answered and what one variant answered instead, in the
@@ -505,15 +512,6 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("input:    word 5\n"), "{message}");
-    }
-
-    #[test]
-    fn inputs_are_quoted_for_the_shell() {
-        assert_eq!(
-            solve_line("w", Some("v"), &["it's 1".into(), "2".into()]),
-            r"bitbench solve w --variant v 'it'\''s 1' '2'"
-        );
-        assert_eq!(solve_line("w", None, &[]), "bitbench solve w");
     }
 
     /// The committed seed corpus decodes through the built-in decoders and

@@ -24,13 +24,20 @@ mod error;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
 mod sets;
+mod shrink;
 mod workload;
 
 pub use entry::{Origin, Suite, SuiteError};
 pub use erased::DynWorkload;
 pub use error::Error;
 pub use sets::{InputSet, Member};
+pub use shrink::Shrink;
 pub use workload::{Solve, VariantInfo, Workload};
+
+// What `main!` expands to call in the user's crate: public for the macro,
+// not API.
+#[doc(hidden)]
+pub use cmd::fuzz::record_paths;
 
 // The engines our own benches (`batch`, `counting`) and tests (`check`)
 // drive directly: separate crates, so public, but hidden from the docs
@@ -54,7 +61,9 @@ mod levels;
 mod machine;
 mod out;
 mod progress;
+mod repro;
 mod serve;
+mod setup;
 mod solve;
 mod stats;
 mod verify;

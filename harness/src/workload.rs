@@ -283,6 +283,12 @@ pub trait Workload: Send + Sync + 'static {
         Ok(vec![u.choose(&inputs)?.clone()])
     }
     /// Inputs one step smaller than `input`, for minimising a failure.
+    ///
+    /// The default offers none, and `check` then reports a disagreement as
+    /// "not minimised". An input that is an integer, an array, a `Vec` or a
+    /// tuple of these shrinks with one line,
+    /// `fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> { bitbench::Shrink::shrink(input) }`
+    /// (see [`Shrink`](crate::Shrink)).
     fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> {
         let _ = input;
         Vec::new()

@@ -1,14 +1,23 @@
 //! The generic check engine on a toy workload with a planted bug: it must
-//! find the disagreement, minimise it, use a verified stand-in where the
-//! oracle's cost model refuses, and leave correct variants alone.
+//! find the disagreement, minimise it (or say it did not), use a verified
+//! stand-in where the oracle's cost model refuses, and leave correct
+//! variants alone.
 
 use bitbench::check::{self, CheckOptions};
-use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
+use bitbench::{InputSet, Member, Shrink, Solve, VariantInfo, Workload};
 
 /// Toy kernel: the number of set bits of a u32. `naive` counts bit by bit
 /// (and "costs too much" above 2^20), `builtin` is correct, `buggy` is
-/// wrong whenever bits 3 and 9 are both set.
-struct Popcount;
+/// wrong whenever bits 3 and 9 are both set. With `shrinks`, inputs shrink
+/// through [`Shrink`], the one line an adapter writes.
+struct Popcount {
+    shrinks: bool,
+}
+
+const OPTIONS: CheckOptions = CheckOptions {
+    cases: 4000,
+    seed: 3,
+};
 
 struct Solver(&'static str);
 
@@ -89,27 +98,22 @@ impl Workload for Popcount {
         (variant == "naive" && *input >= 1 << 20).then(|| "input above 2^20".into())
     }
     fn shrink(&self, input: &u32) -> Vec<u32> {
-        (0..32)
-            .filter(|i| input >> i & 1 == 1)
-            .map(|i| input & !(1 << i))
-            .collect()
+        if self.shrinks {
+            input.shrink()
+        } else {
+            Vec::new()
+        }
     }
 }
 
 #[test]
 fn finds_and_minimises_the_planted_bug() {
-    let report = check::run(
-        &Popcount,
-        &CheckOptions {
-            cases: 4000,
-            seed: 3,
-        },
-    )
-    .unwrap();
+    let report = check::run(&Popcount { shrinks: true }, &OPTIONS).unwrap();
     assert_eq!(report.failures.len(), 1, "{report:?}");
     let f = &report.failures[0];
     assert_eq!(f.variant, "buggy");
     // Minimal: exactly the two bits that trigger the bug.
+    assert!(f.minimised);
     assert_eq!(f.input, (0x208u32).to_string());
     assert_eq!((f.expected.as_str(), f.got.as_str()), ("2", "3"));
     assert!(report.summary[0].starts_with("builtin: agreed with naive on"));
@@ -119,16 +123,19 @@ fn finds_and_minimises_the_planted_bug() {
 
 #[test]
 fn a_verified_stand_in_covers_inputs_the_oracle_skips() {
-    let report = check::run(
-        &Popcount,
-        &CheckOptions {
-            cases: 4000,
-            seed: 3,
-        },
-    )
-    .unwrap();
+    let report = check::run(&Popcount { shrinks: true }, &OPTIONS).unwrap();
     let note = report.notes.join("\n");
     assert!(note.contains("naive skipped on"), "{note}");
     assert!(note.contains("reference there: builtin"), "{note}");
     assert!(report.summary[1].contains("with builtin on"), "{report:?}");
+}
+
+#[test]
+fn without_a_shrinker_the_input_is_reported_as_drawn() {
+    let report = check::run(&Popcount { shrinks: false }, &OPTIONS).unwrap();
+    let f = &report.failures[0];
+    assert!(!f.minimised);
+    let drawn: u32 = f.input.parse().unwrap();
+    assert_eq!(drawn & 0x208, 0x208);
+    assert_ne!(drawn, 0x208, "a drawn input has more bits than the two");
 }

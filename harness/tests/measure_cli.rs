@@ -130,6 +130,46 @@ fn compare_gates_instruction_regressions_by_plain_percent() {
     assert_eq!(loose.status.code(), Some(0), "{}", stdout(&loose));
 }
 
+/// `count --cache`'s metrics gate like instructions: exactly, each alone.
+#[test]
+fn compare_gates_on_cache_metrics() {
+    let s = Scratch::new("compare-cache");
+    let cache = |d1: f64, cycles: f64| {
+        vec![
+            record("swar", Metric::Instructions, 1000.0, 0.0),
+            record("swar", Metric::D1Misses, d1, 0.0),
+            record("swar", Metric::EstimatedCycles, cycles, 0.0),
+        ]
+    };
+    write(&s.path("base.json"), cache(3.0, 1200.0));
+    write(&s.path("new.json"), cache(4.5, 1200.0));
+    let gate = |metric: &str| {
+        let out = bitbench(&[
+            "compare",
+            &s.arg("base.json"),
+            &s.arg("new.json"),
+            "--metric",
+            metric,
+        ]);
+        (out.status.code(), stdout(&out))
+    };
+    let (code, table) = gate("d1_misses");
+    assert_eq!(code, Some(1), "{table}");
+    assert!(
+        table.contains("+50.00%") && table.contains("REGRESSED"),
+        "{table}"
+    );
+    let (code, table) = gate("estimated_cycles");
+    assert_eq!(code, Some(0), "{table}");
+    assert!(
+        table.contains("1 record(s) compared: 0 regressed"),
+        "{table}"
+    );
+    // The default (time and instructions) leaves them out.
+    let out = bitbench(&["compare", &s.arg("base.json"), &s.arg("new.json")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
 /// A time record of 3 rounds of 10 seeded samples around `centre`, each
 /// round offset by up to ±3 % (noise between runs), each sample by ±1 %.
 fn timed(variant: &str, centre: f64, seed: u64) -> Record {
@@ -436,8 +476,8 @@ fn count_gives_identical_instructions_on_consecutive_runs() {
         return;
     }
     let s = Scratch::new("count");
-    let run = |name: &str| {
-        let out = bitbench(&[
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec![
             "count",
             "components",
             "--variant",
@@ -445,20 +485,39 @@ fn count_gives_identical_instructions_on_consecutive_runs() {
             "avx512",
             "--inputs",
             "density:0.5",
-            "--out",
-            &s.arg(name),
-        ]);
+        ];
+        args.extend(extra);
+        let out_arg = s.arg(name);
+        args.extend(["--out", &out_arg]);
+        let out = bitbench(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         ResultsFile::read(&s.path(name)).unwrap()
     };
-    let (first, second) = (run("a.json"), run("b.json"));
-    let get = |f: &ResultsFile, v: &str| {
+    // The second run simulates the caches too, which must not change the
+    // instruction count.
+    let (first, second) = (run("a.json", &[]), run("b.json", &["--cache"]));
+    let find = |f: &ResultsFile, v: &str, m: Metric| {
         f.records
             .iter()
-            .find(|r| r.variant == v)
+            .find(|r| r.variant == v && r.metric == m)
             .cloned()
-            .unwrap_or_else(|| panic!("no {v} record"))
     };
+    let get = |f: &ResultsFile, v: &str| {
+        find(f, v, Metric::Instructions).unwrap_or_else(|| panic!("no {v} record"))
+    };
+    assert!(find(&first, "swar", Metric::D1Misses).is_none());
+    for (metric, unit) in [
+        (Metric::D1Misses, "D1 misses/board"),
+        (Metric::LlMisses, "LL misses/board"),
+        (Metric::EstimatedCycles, "estimated cycles/board"),
+    ] {
+        let r = find(&second, "swar", metric).unwrap_or_else(|| panic!("no {metric}"));
+        assert_eq!((r.status, r.unit.as_str()), (Status::Ok, unit), "{r:?}");
+        let skipped = find(&second, "avx512", metric).unwrap();
+        assert_eq!(skipped.status, Status::Skipped, "{skipped:?}");
+    }
+    let cycles = find(&second, "swar", Metric::EstimatedCycles).unwrap();
+    assert!(cycles.median >= get(&second, "swar").median, "{cycles:?}");
     let (a, b) = (get(&first, "swar"), get(&second, "swar"));
     assert_eq!(a.status, Status::Ok, "{a:?}");
     assert_eq!(a.metric, Metric::Instructions);

@@ -253,6 +253,27 @@ fn an_outside_crate_gets_the_whole_command_line() {
             .collect();
         assert_eq!(counted.len(), 4 * 5, "{out}{err}");
         assert!(counted.iter().all(|r| r["median"].as_f64().unwrap() > 1.0));
+
+        // report on bench and count together draws each over the sweep:
+        // time, speedup over the oracle and instructions per density.
+        let report_dir = scratch.join("report");
+        let report = run(
+            &toy,
+            &[
+                "report",
+                results.to_str().unwrap(),
+                counts.to_str().unwrap(),
+                "--out",
+                report_dir.to_str().unwrap(),
+            ],
+            "",
+        );
+        let (out, err) = text(&report);
+        assert!(report.status.success(), "{out}{err}");
+        for chart in ["density", "density-speedup", "density-instructions"] {
+            let svg = report_dir.join(format!("ones-{chart}.svg"));
+            assert!(svg.is_file(), "{} missing: {out}{err}", svg.display());
+        }
     }
 
     // matrix rebuilds the toy's own binary at a level, from its own
@@ -273,7 +294,7 @@ fn an_outside_crate_gets_the_whole_command_line() {
     assert!(matrix.status.success(), "{out}{err}");
     let at_level: Vec<_> = records(&matrix_dir.join("matrix.json"))
         .into_iter()
-        .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok")
+        .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok" && r["metric"] == "time")
         .collect();
     assert_eq!(at_level.len(), 4 * 5, "{out}{err}");
 

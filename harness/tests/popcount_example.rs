@@ -67,7 +67,7 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     for v in &available {
         let sizes: Vec<f64> = records
             .iter()
-            .filter(|r| r["variant"] == *v && r["status"] == "ok")
+            .filter(|r| r["variant"] == *v && r["status"] == "ok" && r["metric"] == "time")
             .map(|r| r["parameters"][0]["value"].as_f64().unwrap())
             .collect();
         assert_eq!(

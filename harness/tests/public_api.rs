@@ -13,6 +13,7 @@ const CURATED: &[&str] = &[
     "InputSet",
     "Member",
     "Origin",
+    "Shrink",
     "Solve",
     "Suite",
     "SuiteError",

@@ -12,7 +12,9 @@
 //! and say why; they never pass or fail by accident.
 
 use crate::interval::{self, Interval};
+use crate::numbers::{byte_rate, is_bytes, sig3};
 use crate::results::{Metric, Record, RecordKey, ResultsFile, Status};
+use crate::scale::parse_time_unit;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -23,10 +25,7 @@ pub const ALPHA: f64 = 0.05;
 /// The default threshold in percent: tight for exact instruction counts,
 /// looser for wall time.
 pub fn default_threshold(metric: Metric) -> f64 {
-    match metric {
-        Metric::Time => 5.0,
-        Metric::Instructions | Metric::Counter => 1.0,
-    }
+    if metric.exact() { 1.0 } else { 5.0 }
 }
 
 /// The outcome for one shared record.
@@ -191,7 +190,7 @@ fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
     };
     row.change_pct = Some((ratio - 1.0) * 100.0);
     let t = threshold / 100.0;
-    if new.metric != Metric::Time {
+    if new.metric.exact() {
         row.verdict = if (ratio - 1.0).abs() <= t {
             Verdict::NoChange
         } else if ratio > 1.0 {
@@ -307,7 +306,7 @@ impl Comparison<'_> {
         format!(
             "{} record(s) compared: {regressed} regressed, {improved} improved, {same} no change, \
              {other} not comparable (time: bootstrap over rounds, Holm-corrected at {:.0}%; \
-             instructions: exact)",
+             counts: exact)",
             self.rows.len(),
             ALPHA * 100.0
         )
@@ -467,23 +466,27 @@ impl Comparison<'_> {
     }
 }
 
-/// A record's median, or its status.
+/// A record's median, or its status; a time per byte also as a rate.
 fn value(r: &Record) -> String {
     match r.status {
-        Status::Ok => short(r.median),
+        Status::Ok => match parse_time_unit(&r.unit) {
+            Some((factor, element)) if is_bytes(element) => {
+                format!("{} ({})", short(r.median), byte_rate(r.median * factor))
+            }
+            _ => short(r.median),
+        },
         Status::Error => "error".to_owned(),
         Status::Skipped => "skipped".to_owned(),
     }
 }
 
-/// Three significant digits, whole numbers from 1000 up.
+/// Three significant digits (more decimals below 1), whole numbers from
+/// 1000 up.
 fn short(v: f64) -> String {
     if v.abs() >= 1000.0 {
         format!("{v:.0}")
-    } else if v.abs() >= 100.0 {
-        format!("{v:.1}")
     } else {
-        format!("{v:.2}")
+        sig3(v)
     }
 }
 
@@ -536,6 +539,17 @@ mod tests {
             records,
             ..ResultsFile::default()
         }
+    }
+
+    #[test]
+    fn values_keep_three_digits_and_bytes_read_as_a_rate() {
+        let r = Record {
+            unit: "ns/byte".into(),
+            ..record(Metric::Time, 0.0207)
+        };
+        assert_eq!(value(&r), "0.0207 (48.3 GB/s)");
+        assert_eq!(value(&record(Metric::Time, 0.0290)), "0.0290");
+        assert_eq!(value(&record(Metric::Instructions, 12_345.6)), "12346");
     }
 
     #[test]

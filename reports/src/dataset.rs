@@ -1,12 +1,13 @@
 //! Several results files seen as one table of labelled records.
 //!
 //! Each file becomes a [`Source`] with a short label (its file name, plus
-//! a record's own `source` field where a merged file holds several series
-//! of one target-cpu level), and every chart groups records by workload,
+//! a record's own `source` field where a merged file holds two records of
+//! one identity at one target-cpu level), and every chart groups records by workload,
 //! variant, input set and *series group*: the (source, target-cpu) pair
 //! that one measured binary produced.
 
-use crate::results::{Metric, Parameter, Record, ResultsError, ResultsFile, Status};
+use crate::results::{Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, Status};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One results file and the label its series carry in charts.
@@ -250,19 +251,17 @@ impl<'a> WorkloadView<'a> {
     }
 }
 
-/// Target-cpu levels whose records in one file carry more than one
-/// `source` name.
+/// Target-cpu levels where one file holds records of the same identity
+/// with different `source` names: only there does the source tell series
+/// apart (a level's bench and count records are one series, not two).
 fn ambiguous_levels(records: &[Record]) -> Vec<&str> {
-    let mut first: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut seen: HashMap<RecordKey<'_>, Option<&str>> = HashMap::new();
     let mut ambiguous = Vec::new();
     for r in records {
-        let inner = r.source.as_deref();
-        match first.iter().find(|(level, _)| *level == r.target_cpu) {
-            None => first.push((&r.target_cpu, inner)),
-            Some((level, seen)) if *seen != inner && !ambiguous.contains(level) => {
-                ambiguous.push(*level)
-            }
-            Some(_) => {}
+        let (key, inner) = (r.key(), r.source.as_deref());
+        let first = *seen.entry(key).or_insert(inner);
+        if first != inner && !ambiguous.contains(&key.target_cpu) {
+            ambiguous.push(key.target_cpu);
         }
     }
     ambiguous

@@ -13,6 +13,7 @@ pub mod export;
 mod font;
 pub mod interval;
 mod migrate;
+pub mod numbers;
 mod page;
 mod palette;
 mod plan;

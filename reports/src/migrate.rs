@@ -18,7 +18,27 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
     if file.schema == 2 {
         file.schema = 3;
     }
+    if file.schema == 3 {
+        from_3(&mut file.records);
+        file.schema = 4;
+    }
     debug_assert_eq!(file.schema, SCHEMA);
+}
+
+/// Schema 3's `matrix` tagged every record with the per-level file it came
+/// from (`bench-x86-64.json`, `count-x86-64.json`), which said nothing the
+/// record's metric and level do not, and read as two sources of one
+/// level. Schema 4 keeps a record's `source` only where it tells records
+/// apart, so those tags go; any other source stays.
+fn from_3(records: &mut [Record]) {
+    for r in records {
+        let per_level = ["bench", "count"]
+            .iter()
+            .any(|kind| r.source.as_deref() == Some(&format!("{kind}-{}.json", r.target_cpu)));
+        if per_level {
+            r.source = None;
+        }
+    }
 }
 
 /// Schema 1 implied two things the records now say. Sweeps were named by
@@ -70,7 +90,39 @@ fn legacy_parameters(set: &str) -> Vec<Parameter> {
 
 #[cfg(test)]
 mod tests {
-    use super::legacy_parameters;
+    use super::{legacy_parameters, to_current};
+    use crate::results::{Metric, Record, ResultsFile, SCHEMA};
+
+    #[test]
+    fn schema_3_matrix_tags_are_dropped_and_other_sources_kept() {
+        let tagged = |level: &str, metric: Metric, source: &str| Record {
+            workload: "w".into(),
+            variant: "v".into(),
+            input_set: "s".into(),
+            target_cpu: level.into(),
+            metric,
+            source: Some(source.into()),
+            ..Record::default()
+        };
+        let mut file = ResultsFile {
+            schema: 3,
+            records: vec![
+                tagged("x86-64", Metric::Time, "bench-x86-64.json"),
+                tagged("x86-64", Metric::Instructions, "count-x86-64.json"),
+                // Another level's file, or a label of the user's: kept.
+                tagged("native", Metric::Time, "bench-x86-64.json"),
+                tagged("native", Metric::Time, "before"),
+            ],
+            ..ResultsFile::default()
+        };
+        to_current(&mut file);
+        assert_eq!(file.schema, SCHEMA);
+        let sources: Vec<Option<&str>> = file.records.iter().map(|r| r.source.as_deref()).collect();
+        assert_eq!(
+            sources,
+            [None, None, Some("bench-x86-64.json"), Some("before")]
+        );
+    }
 
     #[test]
     fn legacy_set_names_become_parameters() {

@@ -3,6 +3,8 @@
 //! linked relatively, with the runs' machines and commands.
 
 use crate::dataset::Source;
+use crate::numbers;
+use crate::plan::{LevelCell, LevelTable};
 use crate::report::{Report, ReportOptions, SummaryRow};
 use crate::results::{Record, Status};
 use std::fmt::Write;
@@ -74,11 +76,44 @@ fn commit(s: &Source) -> &str {
     s.file.machine.git_commit.as_deref().unwrap_or("unknown")
 }
 
+/// The sentence naming each level's speed-up over the baseline, e.g.
+/// `Over x86-64: x86-64-v3 1.93× (4 variants), native 6.50× (4 variants).`
+fn level_sentence(t: &LevelTable) -> String {
+    let parts: Vec<String> = t
+        .groups
+        .iter()
+        .zip(&t.overall)
+        .filter(|(g, _)| **g != t.baseline)
+        .map(|(g, o)| match o {
+            Some((m, n)) => format!(
+                "{g} {m:.2}× ({n} variant{})",
+                if *n == 1 { "" } else { "s" }
+            ),
+            None => format!("{g} not measured"),
+        })
+        .collect();
+    format!(
+        "Speed-up over {} (geometric mean over variants of each variant's speed-up, itself over the input sets it ran at every level): {}.",
+        t.baseline,
+        parts.join(", ")
+    )
+}
+
+/// A level-table cell: the time per element and its speed-up.
+fn level_cell(cell: &Option<LevelCell>) -> String {
+    match cell {
+        Some((ns, Some(s))) => format!("{} ({s:.2}×)", numbers::time(*ns)),
+        Some((ns, None)) => numbers::time(*ns),
+        None => "-".to_owned(),
+    }
+}
+
 /// `index.html`.
 pub(crate) fn html(
     sources: &[Source],
     report: &Report,
     summary: &[SummaryRow],
+    levels: &[LevelTable],
     not_measured: &[(String, &Record)],
     options: &ReportOptions,
 ) -> String {
@@ -131,6 +166,29 @@ pub(crate) fn html(
         );
     }
     h.push_str("</table>\n");
+    if !levels.is_empty() {
+        h.push_str("<h2>Target-cpu levels</h2>\n<p>Time per element at each level (geometric mean over the input sets the variant ran at every level) and its speed-up over the same variant at the baseline level (x86-64 where measured).</p>\n");
+    }
+    for t in levels {
+        let _ = writeln!(
+            h,
+            "<h3>{}</h3>\n<p>{}</p>\n<table>\n<tr><th>variant</th>{}</tr>",
+            esc(&t.workload),
+            esc(&level_sentence(t)),
+            t.groups
+                .iter()
+                .map(|g| format!("<th>{}</th>", esc(g)))
+                .collect::<String>()
+        );
+        for (v, row) in &t.rows {
+            let cells: String = row
+                .iter()
+                .map(|c| format!("<td class=\"num\">{}</td>", esc(&level_cell(c))))
+                .collect();
+            let _ = writeln!(h, "<tr><td>{}</td>{cells}</tr>", esc(v));
+        }
+        h.push_str("</table>\n");
+    }
     let mut workloads: Vec<&str> = Vec::new();
     for c in &report.charts {
         if !workloads.contains(&c.workload.as_str()) {
@@ -201,6 +259,7 @@ pub(crate) fn markdown(
     sources: &[Source],
     report: &Report,
     summary: &[SummaryRow],
+    levels: &[LevelTable],
     not_measured: &[(String, &Record)],
     options: &ReportOptions,
 ) -> String {
@@ -230,6 +289,27 @@ pub(crate) fn markdown(
             r.errors,
             r.skipped
         );
+    }
+    if !levels.is_empty() {
+        m.push_str("\n## Target-cpu levels\n\nTime per element at each level (geometric mean over the input sets the variant ran at every level) and its speed-up over the same variant at the baseline level (`x86-64` where measured).\n");
+    }
+    for t in levels {
+        let _ = writeln!(
+            m,
+            "\n### {}\n\n{}\n\n| variant | {} |\n|---|{}",
+            t.workload,
+            level_sentence(t),
+            t.groups
+                .iter()
+                .map(|g| cell(g))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            "--:|".repeat(t.groups.len())
+        );
+        for (v, row) in &t.rows {
+            let cells: Vec<String> = row.iter().map(level_cell).collect();
+            let _ = writeln!(m, "| {} | {} |", cell(v), cells.join(" | "));
+        }
     }
     let mut current = None;
     for c in &report.charts {

@@ -63,6 +63,18 @@ pub(crate) fn viridis(t: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// The colour of the `index`-th of `count` target-cpu levels: an ordered
+/// ramp (viridis, ends trimmed), since levels are ordered and must not be
+/// mistaken for variants.
+pub(crate) fn level(index: usize, count: usize) -> RGBColor {
+    let t = if count > 1 {
+        index as f64 / (count - 1) as f64
+    } else {
+        0.5
+    };
+    viridis(0.1 + 0.75 * t)
+}
+
 /// Black or white, whichever reads better on `background`.
 pub(crate) fn text_on(background: RGBColor) -> RGBColor {
     let RGBColor(r, g, b) = background;

@@ -8,7 +8,7 @@ use crate::chart::{self, Figure};
 use crate::dataset::{Source, WorkloadView};
 use crate::interval::{self, Interval};
 use crate::page;
-use crate::plan::{self, Planned, ns};
+use crate::plan::{self, LevelTable, Planned, ns};
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record, Status};
 use crate::scale::geomean;
@@ -126,16 +126,17 @@ pub fn render(
         skipped,
     };
     let summary = summary_rows(sources);
+    let levels: Vec<LevelTable> = views.iter().filter_map(plan::level_table).collect();
     let write = |path: &Path, text: String| {
         std::fs::write(path, text).map_err(|e| ReportError::Io(path.to_owned(), e))
     };
     write(
         &report.index,
-        page::html(sources, &report, &summary, &not_measured, options),
+        page::html(sources, &report, &summary, &levels, &not_measured, options),
     )?;
     write(
         &report.markdown,
-        page::markdown(sources, &report, &summary, &not_measured, options),
+        page::markdown(sources, &report, &summary, &levels, &not_measured, options),
     )?;
     Ok(report)
 }

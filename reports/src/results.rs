@@ -21,8 +21,13 @@ use std::path::{Path, PathBuf};
 ///    `oracle` (before, reports read sweeps from set names and took the
 ///    first variant in a file as the oracle);
 /// 3. time records keep their samples, grouped by measuring round, and the
-///    95 % `interval` of the median (older records have neither).
-pub const SCHEMA: u32 = 3;
+///    95 % `interval` of the median (older records have neither);
+/// 4. new metrics: `setup` (a variant's cold start, see [`Metric::Setup`])
+///    and the cache simulation's `d1_misses`, `ll_misses` and
+///    `estimated_cycles`; and a merged file's records name a `source` only
+///    where it tells apart records of one identity (`matrix` tagged every
+///    record with its per-level file, which read as two series per level).
+pub const SCHEMA: u32 = 4;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -100,16 +105,58 @@ pub enum Metric {
     Instructions,
     /// A workload-defined counter per element, such as search nodes.
     Counter,
+    /// A variant's setup, as a cold start: building its solver and running
+    /// its first batch in a fresh process, less the warm time of that
+    /// batch (tables built lazily on first use count). One record per
+    /// variant, unit `ns/start`; `input_set` names the batch's set and
+    /// each sample is one fresh process.
+    Setup,
+    /// First-level data cache misses (reads and writes) per element, from
+    /// callgrind's cache simulation with fixed cache sizes.
+    D1Misses,
+    /// Last-level cache misses (instruction and data) per element, from
+    /// the same simulation.
+    LlMisses,
+    /// Cycles per element as callgrind's cache simulation estimates them
+    /// (instructions, plus 10 per L1 miss that hits LL, plus 100 per LL
+    /// miss).
+    EstimatedCycles,
 }
 
 impl Metric {
+    /// Every metric, in the order charts and tables list them.
+    pub const ALL: [Metric; 7] = [
+        Metric::Time,
+        Metric::Instructions,
+        Metric::Counter,
+        Metric::Setup,
+        Metric::D1Misses,
+        Metric::LlMisses,
+        Metric::EstimatedCycles,
+    ];
+
     /// The lowercase name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             Metric::Time => "time",
             Metric::Instructions => "instructions",
             Metric::Counter => "counter",
+            Metric::Setup => "setup",
+            Metric::D1Misses => "d1_misses",
+            Metric::LlMisses => "ll_misses",
+            Metric::EstimatedCycles => "estimated_cycles",
         }
+    }
+
+    /// The metric named `name` (as [`Metric::as_str`] spells it).
+    pub fn parse(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// Whether the metric is an exact count (the same build on the same
+    /// inputs gives the same value), not a noisy wall-clock measurement.
+    pub fn exact(self) -> bool {
+        !matches!(self, Metric::Time | Metric::Setup)
     }
 }
 

@@ -189,7 +189,12 @@ pub(crate) struct TimeUnit {
     pub ns: f64,
 }
 
-const TIME_UNITS: [TimeUnit; 4] = [
+const TIME_UNITS: [TimeUnit; 5] = [
+    // Byte kernels take hundredths of a nanosecond per byte.
+    TimeUnit {
+        symbol: "ps",
+        ns: 1e-3,
+    },
     TimeUnit {
         symbol: "ns",
         ns: 1.0,
@@ -303,7 +308,8 @@ mod tests {
         assert_eq!(parse_time_unit("ms/solve"), Some((1e6, "solve")));
         assert_eq!(parse_time_unit("nodes/input"), None);
         assert_eq!(time_unit(12_000.0).symbol, "µs");
-        assert_eq!(time_unit(0.5).symbol, "ns");
+        assert_eq!(time_unit(1.5).symbol, "ns");
+        assert_eq!(time_unit(0.5).symbol, "ps");
         assert_eq!(rate_prefix(3.2e7), ("M", 1e6));
         assert!((geomean([2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
     }

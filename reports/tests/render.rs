@@ -78,6 +78,8 @@ fn renders_every_expected_file() {
         "components-time",
         "components-speedup",
         "components-density",
+        "components-density-throughput",
+        "components-density-speedup",
         "components-instructions",
         "cephalopod-throughput",
         "cephalopod-time",
@@ -272,7 +274,27 @@ fn several_files_combine_with_their_labels() {
         );
         assert!(seen.insert(colour), "{v} shares a colour");
     }
-    assert_eq!(report.charts.len(), 5);
+    // Two levels in each file: the level view joins the time, sweep and
+    // instruction charts.
+    let stems: BTreeSet<&str> = report
+        .charts
+        .iter()
+        .map(|c| c.svg.trim_end_matches(".svg"))
+        .collect();
+    let want: BTreeSet<&str> = [
+        "components-throughput",
+        "components-time",
+        "components-speedup",
+        "components-density",
+        "components-density-throughput",
+        "components-density-speedup",
+        "components-instructions",
+        "components-levels-throughput",
+        "components-levels-speedup",
+        "components-levels-instructions",
+    ]
+    .into();
+    assert_eq!(stems, want);
 }
 
 /// The fill colour of the shape drawn last before the text `label` in an SVG.

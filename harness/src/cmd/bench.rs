@@ -28,7 +28,10 @@ pub fn run(
     for w in workloads {
         let records = w.bench(options)?;
         print_table(*w, &records, baseline);
+        let setup = crate::setup::measure(*w, &records, options);
+        crate::setup::print(*w, &setup);
         results.records.extend(records);
+        results.records.extend(setup);
     }
     results.machine.load_end = machine::load_average();
     results.write(&path)?;
@@ -110,9 +113,12 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         "{}: time per element ({unit}, median and 95% interval)",
         w.name()
     );
+    let element = w.unit_singular();
     super::table::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
-        Some(r) if r.status == Status::Ok && summed.contains(r) => human_ns(r.median),
-        Some(r) if r.status == Status::Ok => with_interval(r),
+        Some(r) if r.status == Status::Ok && summed.contains(r) => {
+            super::table::time(r.median, element)
+        }
+        Some(r) if r.status == Status::Ok => super::table::with_interval(r, element),
         Some(r) if r.status == Status::Error => "WRONG".to_owned(),
         Some(_) => "skipped".to_owned(),
         None => "-".to_owned(),
@@ -266,65 +272,4 @@ fn time_record<'r>(
     records
         .into_iter()
         .find(|r| r.metric == Metric::Time && r.variant == variant && r.input_set == set)
-}
-
-/// Formats nanoseconds with three significant digits and a fitting unit.
-pub fn human_ns(ns: f64) -> String {
-    let (scale, unit) = ns_unit(ns);
-    format!("{}{unit}", digits3(ns / scale))
-}
-
-/// A median with its 95 % interval in the median's unit, e.g.
-/// `121ns (118–122)`, or, where there were too few samples for an
-/// interval, its range labelled as such: `121ns (min–max 118–130)`.
-fn with_interval(r: &Record) -> String {
-    let (scale, _) = ns_unit(r.median);
-    let (label, low, high) = match r.interval {
-        Some(i) => ("", i.low, i.high),
-        None => ("min–max ", r.min, r.max),
-    };
-    format!(
-        "{} ({label}{}–{})",
-        human_ns(r.median),
-        digits3(low / scale),
-        digits3(high / scale)
-    )
-}
-
-/// The unit nanoseconds `ns` read best in: its size and symbol.
-fn ns_unit(ns: f64) -> (f64, &'static str) {
-    if ns >= 1e9 {
-        (1e9, "s")
-    } else if ns >= 1e6 {
-        (1e6, "ms")
-    } else if ns >= 1e3 {
-        (1e3, "µs")
-    } else {
-        (1.0, "ns")
-    }
-}
-
-/// `value` with three significant digits (fewer decimals as it grows).
-fn digits3(value: f64) -> String {
-    let digits = if value >= 100.0 {
-        0
-    } else if value >= 10.0 {
-        1
-    } else {
-        2
-    };
-    format!("{value:.digits$}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::human_ns;
-
-    #[test]
-    fn human_units() {
-        assert_eq!(human_ns(4.567), "4.57ns");
-        assert_eq!(human_ns(12_345.0), "12.3µs");
-        assert_eq!(human_ns(2.5e9), "2.50s");
-        assert_eq!(human_ns(0.0), "0.00ns");
-    }
 }

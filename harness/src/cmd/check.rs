@@ -4,9 +4,15 @@ use crate::check::{CheckOptions, CheckReport};
 use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::outln;
+use crate::repro::solve_line;
 
-/// Checks the workloads; `Err` with exit code 1 on any disagreement.
-pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(), Error> {
+/// Checks the workloads; `Err` with exit code 1 on any disagreement, whose
+/// reproducing commands name `program` (see [`crate::repro::program`]).
+pub fn run(
+    workloads: &[&dyn DynWorkload],
+    options: &CheckOptions,
+    program: &str,
+) -> Result<(), Error> {
     let mut failed = Vec::new();
     for w in workloads {
         let started = std::time::Instant::now();
@@ -17,7 +23,7 @@ pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(),
             options.seed
         );
         let report = w.check(options)?;
-        print_report(&report);
+        print_report(&report, program);
         outln!(
             "{}: {} in {:.1} s",
             w.name(),
@@ -42,7 +48,7 @@ pub fn run(workloads: &[&dyn DynWorkload], options: &CheckOptions) -> Result<(),
     }
 }
 
-fn print_report(report: &CheckReport) {
+fn print_report(report: &CheckReport, program: &str) {
     for line in &report.summary {
         outln!("  {line}");
     }
@@ -51,8 +57,13 @@ fn print_report(report: &CheckReport) {
     }
     for f in &report.failures {
         outln!();
+        let shrunk = if f.minimised {
+            "minimised"
+        } else {
+            "not minimised: the workload's shrink offers no smaller input"
+        };
         outln!(
-            "  {} disagrees with {} on this input (minimised; from {}):",
+            "  {} disagrees with {} on this input ({shrunk}; from {}):",
             f.variant,
             f.reference,
             f.origin
@@ -62,17 +73,9 @@ fn print_report(report: &CheckReport) {
         }
         outln!("    {:>10}: {}", f.reference, f.expected);
         outln!("    {:>10}: {}", f.variant, f.got);
-        outln!(
-            "    reproduce: bitbench solve {} --variant {} '{}'",
-            report.workload,
-            f.variant,
-            f.input
-        );
-        outln!(
-            "               bitbench solve {} --variant {} '{}'",
-            report.workload,
-            f.reference,
-            f.input
-        );
+        let input = std::slice::from_ref(&f.input);
+        let repro = |variant: &str| solve_line(program, &report.workload, Some(variant), input);
+        outln!("    reproduce: {}", repro(&f.variant));
+        outln!("               {}", repro(&f.reference));
     }
 }

@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::levels::NO_AVX512;
 use crate::machine;
 use crate::outln;
-use reports::{Record, ResultsFile, Status};
+use reports::{Metric, Record, ResultsFile, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,6 +41,12 @@ pub struct Args {
     /// natively: callgrind runs code about 50 times slower.
     #[arg(long, value_name = "MS", default_value_t = counting::DEFAULT_MAX_BATCH.as_millis() as u64)]
     max_batch_ms: u64,
+    /// Also simulate the caches (callgrind's, with fixed sizes: 32 KiB
+    /// 8-way L1s, an 8 MiB 16-way LL, 64-byte lines) and record D1 and LL
+    /// misses and estimated cycles per element; counting takes 1.4 to 1.7
+    /// times as long.
+    #[arg(long)]
+    cache: bool,
     /// Internal: run one case inside valgrind (what gungraun executes).
     #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
     run_case: Vec<String>,
@@ -63,14 +69,15 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         seed: args.seed,
         max_batch: Duration::from_millis(args.max_batch_ms),
     };
-    run(&selected, &options, args.out.as_deref()).map(|_| ())
+    run(&selected, &options, args.cache, args.out.as_deref()).map(|_| ())
 }
 
-/// Counts the workloads and writes one results file; returns its path and
-/// contents.
+/// Counts the workloads (with the cache simulation when `cache_sim`) and
+/// writes one results file; returns its path and contents.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
+    cache_sim: bool,
     out: Option<&Path>,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
@@ -107,7 +114,7 @@ pub fn run(
     let plan = CountPlan {
         bitbench,
         seed: options.seed,
-        cache_sim: false,
+        cache_sim,
         cases: planned
             .iter()
             .filter(|p| p.outcome.is_ok())
@@ -135,7 +142,7 @@ pub fn run(
                         s.threads
                     ),
                 )),
-                Some(s) => Ok((s.instructions, elements)),
+                Some(s) => Ok((s, elements)),
                 None => Err((
                     Status::Error,
                     "gungraun reported no count for this case".to_owned(),
@@ -143,9 +150,9 @@ pub fn run(
             },
             Err(e) => Err(e),
         };
-        results
-            .records
-            .push(counting::record(p.workload, &p.case, target_cpu, outcome));
+        results.records.extend(counting::records(
+            p.workload, &p.case, target_cpu, cache_sim, outcome,
+        ));
     }
     for w in workloads {
         w.annotate(&mut results.records);
@@ -194,33 +201,38 @@ fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, 
         .collect())
 }
 
-/// Prints instructions per element, one row per input set and one column
-/// per variant, then the reasons for every missing count.
+/// Prints each counted metric per element (instructions, and the cache
+/// simulation's when it ran), one row per input set and one column per
+/// variant, then the reasons for every missing count.
 fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     let records: Vec<&Record> = records.iter().filter(|r| r.workload == w.name()).collect();
-    let Some(unit) = records.first().map(|r| r.unit.clone()) else {
-        return;
-    };
     let (variants, sets) = super::table::axes(w, &records);
-    let title = format!("{}: {unit}", w.name());
-    super::table::print_grid(&title, &sets, &variants, 12, |v, set| {
-        match records
+    for metric in Metric::ALL {
+        let of: Vec<&Record> = records
             .iter()
-            .find(|r| r.variant == v && r.input_set == set)
-        {
-            Some(r) if r.status == Status::Ok => format_count(r.median),
-            Some(r) if r.status == Status::Error => "WRONG".to_owned(),
-            Some(r)
-                if r.reason
-                    .as_deref()
-                    .is_some_and(|s| s.starts_with("not countable")) =>
-            {
-                "n/c".to_owned()
+            .copied()
+            .filter(|r| r.metric == metric)
+            .collect();
+        let Some(unit) = of.first().map(|r| r.unit.clone()) else {
+            continue;
+        };
+        let title = format!("{}: {unit}", w.name());
+        super::table::print_grid(&title, &sets, &variants, 12, |v, set| {
+            match of.iter().find(|r| r.variant == v && r.input_set == set) {
+                Some(r) if r.status == Status::Ok => format_count(r.median),
+                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+                Some(r)
+                    if r.reason
+                        .as_deref()
+                        .is_some_and(|s| s.starts_with("not countable")) =>
+                {
+                    "n/c".to_owned()
+                }
+                Some(_) => "skipped".to_owned(),
+                None => "-".to_owned(),
             }
-            Some(_) => "skipped".to_owned(),
-            None => "-".to_owned(),
-        }
-    });
+        });
+    }
     let mut reasons: Vec<String> = Vec::new();
     for r in records.iter().filter(|r| r.status != Status::Ok) {
         let line = format!("  {}: {}", r.variant, r.reason.as_deref().unwrap_or(""));
@@ -233,10 +245,11 @@ fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     }
 }
 
-/// Instructions per element: one decimal below 10 000, whole numbers above.
+/// A count per element: three significant digits (more decimals below
+/// 1, as for a byte kernel), whole numbers from 10 000.
 fn format_count(value: f64) -> String {
     if value < 1e4 {
-        format!("{value:.1}")
+        reports::numbers::sig3(value)
     } else {
         format!("{value:.0}")
     }

@@ -8,11 +8,16 @@
 //! `bitbench solve` command of its inputs, which the target prints when it
 //! replays the artifact with `BITBENCH_FUZZ_PRINT` set (the decoding is the
 //! library's, `bitbench::fuzz`); `--decode` does the same for an artifact
-//! found earlier.
+//! found earlier. `--init` writes such a crate for an outside crate's own
+//! workloads ([`init`]).
+
+mod init;
+
+pub use init::record_paths;
 
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX};
+use crate::fuzz_replay::{PRINT_ENV, PRINT_PREFIX, PROGRAM_ENV};
 use crate::outln;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,12 +34,17 @@ pub struct Args {
     seconds: u64,
     /// `address` (nightly and AddressSanitizer), `none` (any toolchain) or
     /// `auto`: address when a nightly toolchain is installed, else none.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, short = 's', default_value = "auto")]
     sanitizer: String,
     /// Print the `bitbench solve` command that reproduces a crash artifact
     /// (fuzz/artifacts/TARGET/crash-…), then rerun the target on it.
     #[arg(long, value_name = "ARTIFACT")]
     decode: Option<PathBuf>,
+    /// Write a cargo-fuzz crate (fuzz/, beside this program's Cargo.toml)
+    /// with one target per workload, then stop; the workloads must be
+    /// given to `bitbench::main!` by their paths in the crate's library.
+    #[arg(long, conflicts_with_all = ["decode", "targets"])]
+    init: bool,
 }
 
 /// How the targets are built: toolchain and sanitizer.
@@ -59,13 +69,31 @@ impl Build {
         }
     }
 
-    /// `cargo [+nightly] fuzz SUBCOMMAND -s SANITIZER` in the fuzz folder.
-    fn cargo_fuzz(self, dir: &Path, subcommand: &str) -> Command {
+    fn describe(self) -> &'static str {
+        match self {
+            Build::Address => "nightly, AddressSanitizer",
+            Build::Plain => "default toolchain, no sanitizer",
+        }
+    }
+}
+
+/// The fuzz crate, how its targets are built and the program that answers
+/// `solve` for them.
+struct Targets {
+    dir: PathBuf,
+    build: Build,
+    program: String,
+}
+
+impl Targets {
+    /// `cargo [+nightly] fuzz SUBCOMMAND -s SANITIZER` in the fuzz folder,
+    /// the targets told which program their reproducing lines name.
+    fn cargo_fuzz(&self, subcommand: &str) -> Command {
         let mut cmd = Command::new("cargo");
-        if self == Build::Address {
+        if self.build == Build::Address {
             cmd.arg("+nightly");
         }
-        let sanitizer = match self {
+        let sanitizer = match self.build {
             Build::Address => "address",
             Build::Plain => "none",
         };
@@ -73,15 +101,9 @@ impl Build {
         // the decoders (every byte string is a valid input) do not have; it
         // costs 2-5x in runs per second on these compute-bound kernels.
         cmd.args(["fuzz", subcommand, "-s", sanitizer, "--no-trace-compares"])
-            .current_dir(dir);
+            .current_dir(&self.dir)
+            .env(PROGRAM_ENV, &self.program);
         cmd
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Build::Address => "nightly, AddressSanitizer",
-            Build::Plain => "default toolchain, no sanitizer",
-        }
     }
 }
 
@@ -94,26 +116,25 @@ fn nightly_installed() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The `fuzz/` folder: found from the current directory upwards, else the
-/// one beside this crate's sources.
-fn fuzz_dir(suite: &Suite) -> Result<PathBuf, Error> {
-    let is_fuzz = |dir: &Path| {
-        std::fs::read_to_string(dir.join("Cargo.toml"))
-            .is_ok_and(|t| t.contains("cargo-fuzz = true"))
-    };
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let found = cwd
-        .ancestors()
-        .map(|d| d.join("fuzz"))
-        .chain(
-            Path::new(suite.origin().manifest_dir)
-                .ancestors()
-                .map(|d| d.join("fuzz")),
-        )
-        .find(|d| is_fuzz(d));
-    found.ok_or_else(|| {
-        Error::usage("cannot find the fuzz/ folder (run bitbench fuzz inside the repository)")
-    })
+/// The `fuzz/` folder of the program's crate: beside its manifest or
+/// beside its workspace's. Never one found from the current directory, nor
+/// one above the workspace, whose targets would be another program's.
+fn fuzz_dir(suite: &Suite, program: &str) -> Result<PathBuf, Error> {
+    let manifest = |dir: &Path| std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+    let manifest_dir = Path::new(suite.origin().manifest_dir);
+    for dir in manifest_dir.ancestors() {
+        let fuzz = dir.join("fuzz");
+        if manifest(&fuzz).contains("cargo-fuzz = true") {
+            return Ok(fuzz);
+        }
+        if manifest(dir).lines().any(|l| l.trim() == "[workspace]") {
+            break;
+        }
+    }
+    Err(Error::usage(format!(
+        "no cargo-fuzz crate in {} or beside the workspace: `{program} fuzz --init` writes one",
+        manifest_dir.join("fuzz").display()
+    )))
 }
 
 /// Runs a command to completion, returning its status and its stdout and
@@ -147,11 +168,31 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
 
 /// Runs `bitbench fuzz`.
 pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
-    let dir = fuzz_dir(suite)?;
+    let program = crate::repro::program(suite.origin().binary);
+    if args.init {
+        if let Ok(dir) = fuzz_dir(suite, &program) {
+            return Err(Error::usage(format!(
+                "fuzz --init: {} is a cargo-fuzz crate already; `{program} fuzz` runs it",
+                dir.display()
+            )));
+        }
+        let (dir, targets) = init::write(suite, &program)?;
+        outln!(
+            "wrote {} (targets: {}); run them with `{program} fuzz`",
+            dir.display(),
+            targets.join(", ")
+        );
+        return Ok(());
+    }
+    let dir = fuzz_dir(suite, &program)?;
     let known = list_targets(&dir)?;
-    let build = Build::choose(&args.sanitizer)?;
+    let fuzz = Targets {
+        dir,
+        build: Build::choose(&args.sanitizer)?,
+        program,
+    };
     if let Some(artifact) = &args.decode {
-        return decode(&dir, build, &known, &args.targets, artifact);
+        return decode(&fuzz, &known, &args.targets, artifact);
     }
     let targets = if args.targets.is_empty() {
         known.clone()
@@ -168,9 +209,9 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         return Err(Error::usage("--seconds must be at least 1"));
     }
     // One build of every target: they share all their dependencies.
-    eprintln!("fuzz: building the targets ({})", build.describe());
-    let status = build
-        .cargo_fuzz(&dir, "build")
+    eprintln!("fuzz: building the targets ({})", fuzz.build.describe());
+    let status = fuzz
+        .cargo_fuzz("build")
         .stdout(Stdio::null())
         .status()
         .map_err(|e| Error::usage(format!("cannot run cargo fuzz build: {e}")))?;
@@ -188,7 +229,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         "runs/s"
     );
     for target in &targets {
-        let run = run_target(&dir, build, target, args.seconds)?;
+        let run = run_target(&fuzz, target, args.seconds)?;
         let result = if run.finding.is_some() {
             "FINDING"
         } else {
@@ -226,10 +267,10 @@ struct TargetRun {
     finding: Option<String>,
 }
 
-fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<TargetRun, Error> {
+fn run_target(fuzz: &Targets, target: &str, seconds: u64) -> Result<TargetRun, Error> {
     let start = Instant::now();
     let (ok, log) = output(
-        build.cargo_fuzz(dir, "run").args([
+        fuzz.cargo_fuzz("run").args([
             target,
             "--",
             &format!("-max_total_time={seconds}"),
@@ -251,7 +292,7 @@ fn run_target(dir: &Path, build: Build, target: &str, seconds: u64) -> Result<Ta
         let mut report = finding_report(&log);
         let lines: Vec<&str> = log.lines().collect();
         if let Some(artifact) = artifact_path(&lines) {
-            for line in replay(dir, build, target, Path::new(&artifact))?.inputs {
+            for line in replay(fuzz, target, Path::new(&artifact))?.inputs {
                 report.push_str(&format!("\nreproduce: {line}"));
             }
         }
@@ -338,8 +379,7 @@ fn artifact_path(lines: &[&str]) -> Option<String> {
 /// `--decode`: the target comes from the artifact's folder
 /// (`artifacts/TARGET/...`) unless named on the command line.
 fn decode(
-    dir: &Path,
-    build: Build,
+    fuzz: &Targets,
     known: &[String],
     named: &[String],
     artifact: &Path,
@@ -372,7 +412,7 @@ fn decode(
             known.join(", ")
         )));
     }
-    let run = replay(dir, build, &target, &artifact)?;
+    let run = replay(fuzz, &target, &artifact)?;
     if run.inputs.is_empty() {
         outln!("{}", finding_report(&run.log));
         return Err(Error::failed(format!(
@@ -404,10 +444,9 @@ struct Replay {
 
 /// Runs `target` on `artifact` with [`PRINT_ENV`] set: the target decodes
 /// the bytes with its own decoder and prints what it checks.
-fn replay(dir: &Path, build: Build, target: &str, artifact: &Path) -> Result<Replay, Error> {
+fn replay(fuzz: &Targets, target: &str, artifact: &Path) -> Result<Replay, Error> {
     let (passed, log) = output(
-        build
-            .cargo_fuzz(dir, "run")
+        fuzz.cargo_fuzz("run")
             .arg(target)
             .arg(artifact)
             .env(PRINT_ENV, "1"),

@@ -20,7 +20,8 @@ const CASES: usize = 300;
 /// one-line-per-workload summary and where `index.html` is.
 pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let all = suite.workloads();
-    super::check::run(all, &CheckOptions { cases: CASES, seed })?;
+    let program = crate::repro::program(suite.origin().binary);
+    super::check::run(all, &CheckOptions { cases: CASES, seed }, &program)?;
     let options = BenchOptions {
         quick: true,
         seed,

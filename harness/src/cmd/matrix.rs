@@ -30,6 +30,9 @@ pub struct Args {
     /// Also count instructions (valgrind and gungraun-runner needed).
     #[arg(long)]
     count: bool,
+    /// With --count, also simulate the caches (`count --cache`).
+    #[arg(long, requires = "count")]
+    cache: bool,
     /// Full-length benchmarks instead of `bench --quick` at every level.
     #[arg(long)]
     full: bool,
@@ -48,6 +51,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     let options = MatrixOptions {
         levels,
         count: args.count,
+        cache: args.cache,
         full: args.full,
         workloads: args.workloads,
         seed: args.seed,
@@ -63,6 +67,8 @@ pub struct MatrixOptions {
     pub levels: Vec<String>,
     /// Also count instructions.
     pub count: bool,
+    /// Counting also simulates the caches.
+    pub cache: bool,
     /// Full-length benchmarks instead of `bench --quick`.
     pub full: bool,
     /// Workload names; empty means all.
@@ -158,6 +164,9 @@ pub fn run(
         }
         let count_out = dir.join(format!("count-{level}.json"));
         let mut args = vec!["count".to_owned()];
+        if options.cache {
+            args.push("--cache".to_owned());
+        }
         args.extend(options.workloads.iter().cloned());
         run_level(&bitbench, level, &args, options.seed, &count_out)?;
         merge(&mut merged, &count_out, level)?;
@@ -294,13 +303,9 @@ fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error
             file.build.target_cpu
         )));
     }
-    let source = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    merged
-        .records
-        .extend(file.records.into_iter().map(|r| Record {
-            source: source.clone(),
-            ..r
-        }));
+    // No `source` tag: a record's level and metric already say which
+    // per-level file it came from, and a tag would read as a second series.
+    merged.records.extend(file.records);
     Ok(())
 }
 

@@ -1,9 +1,11 @@
 //! The terminal tables `bench` and `count` print: one row per input set,
-//! one column per variant, cells chosen by the caller.
+//! one column per variant, cells chosen by the caller and formatted here
+//! (three significant digits at any size, see [`reports::numbers`]).
 
 use crate::erased::DynWorkload;
 use crate::{out, outln};
 use reports::Record;
+use reports::numbers::{self, byte_rate, sig3};
 
 /// The table's axes: the workload's variants present in `records` (registry
 /// order) and their input sets (first-seen order).
@@ -24,7 +26,8 @@ pub fn axes<'a>(w: &dyn DynWorkload, records: &[&'a Record]) -> (Vec<&'static st
 }
 
 /// Prints `title`, a header of variants and one row per set, each cell
-/// right-aligned in a column at least `min_col` wide.
+/// right-aligned in a column as wide as its widest cell and at least
+/// `min_col`.
 pub fn print_grid(
     title: &str,
     sets: &[&str],
@@ -32,10 +35,15 @@ pub fn print_grid(
     min_col: usize,
     cell: impl Fn(&str, &str) -> String,
 ) {
+    let cells: Vec<Vec<String>> = sets
+        .iter()
+        .map(|set| variants.iter().map(|v| cell(v, set)).collect())
+        .collect();
     let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
     let col = variants
         .iter()
-        .map(|v| v.len())
+        .map(|v| v.chars().count())
+        .chain(cells.iter().flatten().map(|c| c.chars().count()))
         .max()
         .unwrap_or(0)
         .max(min_col);
@@ -45,11 +53,76 @@ pub fn print_grid(
         out!("  {v:>col$}");
     }
     outln!();
-    for set in sets {
+    for (set, row) in sets.iter().zip(&cells) {
         out!("{set:<set_width$}");
-        for v in variants {
-            out!("  {:>col$}", cell(v, set));
+        for c in row {
+            out!("  {c:>col$}");
         }
         outln!();
+    }
+}
+
+/// A time per element with three significant digits, in picoseconds
+/// below 1 ns; per byte, the rate beside it: `20.7ps 48.3 GB/s`.
+pub fn time(ns: f64, element: &str) -> String {
+    with_rate(numbers::time(ns), ns, element)
+}
+
+/// A median with its 95 % interval in the median's unit, e.g.
+/// `121ns (118–122)`, or, where there were too few samples for an
+/// interval, its range labelled as such: `121ns (min–max 118–130)`; per
+/// byte, the rate follows.
+pub fn with_interval(r: &Record, element: &str) -> String {
+    let (scale, _) = numbers::time_unit(r.median);
+    let (label, low, high) = match r.interval {
+        Some(i) => ("", i.low, i.high),
+        None => ("min–max ", r.min, r.max),
+    };
+    let text = format!(
+        "{} ({label}{}–{})",
+        numbers::time(r.median),
+        sig3(low / scale),
+        sig3(high / scale)
+    );
+    with_rate(text, r.median, element)
+}
+
+fn with_rate(text: String, ns: f64, element: &str) -> String {
+    if numbers::is_bytes(element) {
+        format!("{text} {}", byte_rate(ns))
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reports::interval::Interval;
+
+    #[test]
+    fn cells_keep_three_digits_below_a_nanosecond() {
+        assert_eq!(time(4.567, "board"), "4.57ns");
+        assert_eq!(time(0.0207, "board"), "20.7ps");
+        assert_eq!(time(0.0207, "byte"), "20.7ps 48.3 GB/s");
+        let r = Record {
+            median: 0.0290,
+            min: 0.0285,
+            max: 0.0400,
+            ..Record::default()
+        };
+        assert_eq!(
+            with_interval(&r, "byte"),
+            "29.0ps (min–max 28.5–40.0) 34.5 GB/s"
+        );
+        let r = Record {
+            median: 121.0,
+            interval: Some(Interval {
+                low: 118.0,
+                high: 122.4,
+            }),
+            ..Record::default()
+        };
+        assert_eq!(with_interval(&r, "board"), "121ns (118–122)");
     }
 }

@@ -121,13 +121,19 @@ fn setup_group(group: &mut gungraun::BinaryBenchmarkGroup) {
 /// `counting::counted_region`, so the function stays in `counting`.
 const ENTRY_POINT: &str = "*counting::counted_region";
 
+/// The simulated caches, fixed so that the figures compare across
+/// machines (callgrind otherwise copies the host's): 32 KiB 8-way
+/// first-level instruction and data caches and an 8 MiB 16-way last
+/// level, all with 64-byte lines — a common x86-64 core's shape.
+pub const CACHES: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+
 fn harness_config() -> gungraun::BinaryBenchmarkConfig {
     let cache_sim = PLAN.get().is_some_and(|p| p.cache_sim);
-    let mut callgrind = gungraun::Callgrind::with_args([if cache_sim {
-        "--cache-sim=yes"
+    let mut callgrind = if cache_sim {
+        gungraun::Callgrind::with_args(["--cache-sim=yes"].into_iter().chain(CACHES))
     } else {
-        "--cache-sim=no"
-    }]);
+        gungraun::Callgrind::with_args(["--cache-sim=no"])
+    };
     callgrind.entry_point(gungraun::EntryPoint::Custom(ENTRY_POINT.to_owned()));
     let mut config = gungraun::BinaryBenchmarkConfig::default();
     config.tool(callgrind).env_clear(true);

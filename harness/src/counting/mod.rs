@@ -19,10 +19,10 @@ mod probe;
 mod summary;
 mod tools;
 
-pub use gungraun::{bench_main, gungraun_entry};
+pub use gungraun::{CACHES, bench_main, gungraun_entry};
 pub use plan::{CountOptions, Planned, plan};
 pub use probe::{not_countable, probe, unavailable_here, valgrind_availability};
-pub use summary::{Summary, parse_summaries, record};
+pub use summary::{Cache, Summary, metrics, parse_summaries, records};
 pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
 
 use crate::batch::{BatchError, BatchRequest, PreparedBatch};
@@ -89,8 +89,9 @@ pub struct CountPlan {
     pub seed: u64,
     /// The cases, each countable under valgrind.
     pub cases: Vec<CountCase>,
-    /// Simulate caches too (gungraun's default; `bitbench count` only needs
-    /// instructions and turns it off, which roughly halves the run time).
+    /// Simulate caches too, with the fixed sizes of [`CACHES`]: D1 and LL
+    /// misses and estimated cycles besides instructions, at 1.4 to 1.7
+    /// times the run time (`bitbench count --cache`).
     pub cache_sim: bool,
 }
 

@@ -5,6 +5,19 @@ use super::CountCase;
 use crate::erased::DynWorkload;
 use reports::{Metric, Record, Status};
 
+/// What callgrind's cache simulation adds to a summary (totals over the
+/// counted region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cache {
+    /// First-level data cache misses, reads and writes (`D1mr + D1mw`).
+    pub d1_misses: u64,
+    /// Last-level misses, instructions and data (`ILmr + DLmr + DLmw`).
+    pub ll_misses: u64,
+    /// gungraun's `EstimatedCycles`: `Ir + 10 × L1 misses that hit LL +
+    /// 100 × LL misses`.
+    pub estimated_cycles: u64,
+}
+
 /// One parsed gungraun summary: the ids and the instruction count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -18,6 +31,8 @@ pub struct Summary {
     /// that called [`counted_region`](super::counted_region), so more than one means workers'
     /// instructions are missing from `instructions`.
     pub threads: usize,
+    /// The cache simulation's figures, when it ran.
+    pub cache: Option<Cache>,
 }
 
 /// Parses gungraun's `--output-format=json` stdout: one summary a line.
@@ -42,9 +57,20 @@ fn parse_summary(line: &str) -> Result<Summary, String> {
         .flatten()
         .find(|p| p["tool"] == "Callgrind")
         .map(|p| &p["data"]);
-    let instructions = callgrind
-        .and_then(|d| d["total"]["metrics"]["Ir"]["values"]["new"].as_u64())
-        .ok_or_else(|| format!("{name} {bench}: no callgrind Ir in the summary"))?;
+    let metric = |key: &str| {
+        callgrind
+            .and_then(|d| d["total"]["metrics"][key]["values"]["new"].as_f64())
+            .map(|v| v.round() as u64)
+    };
+    let instructions =
+        metric("Ir").ok_or_else(|| format!("{name} {bench}: no callgrind Ir in the summary"))?;
+    let cache = (|| {
+        Some(Cache {
+            d1_misses: metric("D1mr")? + metric("D1mw")?,
+            ll_misses: metric("ILmr")? + metric("DLmr")? + metric("DLmw")?,
+            estimated_cycles: metric("EstimatedCycles")?,
+        })
+    })();
     let threads = callgrind
         .and_then(|d| d["parts"].as_array())
         .map_or(1, |parts| parts.len().max(1));
@@ -53,43 +79,95 @@ fn parse_summary(line: &str) -> Result<Summary, String> {
         bench,
         instructions,
         threads,
+        cache,
     })
 }
 
-/// Builds the records of a count: one per planned case, counted or not.
-pub fn record(
+/// The metrics a count records: instructions, and with the cache
+/// simulation its three figures.
+pub fn metrics(cache_sim: bool) -> &'static [Metric] {
+    if cache_sim {
+        &[
+            Metric::Instructions,
+            Metric::D1Misses,
+            Metric::LlMisses,
+            Metric::EstimatedCycles,
+        ]
+    } else {
+        &[Metric::Instructions]
+    }
+}
+
+/// The unit of a count metric per element, e.g. `D1 misses/board`.
+fn unit(metric: Metric, element: &str) -> String {
+    let what = match metric {
+        Metric::D1Misses => "D1 misses",
+        Metric::LlMisses => "LL misses",
+        Metric::EstimatedCycles => "estimated cycles",
+        _ => "instructions",
+    };
+    format!("{what}/{element}")
+}
+
+/// Builds the records of one planned case, counted or not: one per
+/// metric of [`metrics`]. `outcome` is the summary and the elements one
+/// batch holds.
+pub fn records(
     w: &dyn DynWorkload,
     case: &CountCase,
     target_cpu: &str,
-    outcome: Result<(u64, u64), (Status, String)>,
-) -> Record {
-    let base = Record {
-        workload: case.workload.clone(),
-        variant: case.variant.clone(),
-        input_set: case.set.clone(),
-        target_cpu: target_cpu.to_owned(),
-        metric: Metric::Instructions,
-        unit: format!("instructions/{}", w.unit_singular()),
-        ..Record::default()
-    };
-    match outcome {
-        Ok((instructions, elements)) => {
-            let per = instructions as f64 / elements as f64;
-            Record {
-                median: per,
-                min: per,
-                max: per,
-                samples: 1,
-                elements_per_sample: elements,
-                ..base
+    cache_sim: bool,
+    outcome: Result<(&Summary, u64), (Status, String)>,
+) -> Vec<Record> {
+    metrics(cache_sim)
+        .iter()
+        .map(|&metric| {
+            let base = Record {
+                workload: case.workload.clone(),
+                variant: case.variant.clone(),
+                input_set: case.set.clone(),
+                target_cpu: target_cpu.to_owned(),
+                metric,
+                unit: unit(metric, w.unit_singular()),
+                ..Record::default()
+            };
+            let total = outcome
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|(s, elements)| {
+                    let value = match metric {
+                        Metric::Instructions => Some(s.instructions),
+                        Metric::D1Misses => s.cache.map(|c| c.d1_misses),
+                        Metric::LlMisses => s.cache.map(|c| c.ll_misses),
+                        _ => s.cache.map(|c| c.estimated_cycles),
+                    };
+                    value.map(|v| (v, *elements)).ok_or_else(|| {
+                        (
+                            Status::Error,
+                            "gungraun reported no cache figures for this case".to_owned(),
+                        )
+                    })
+                });
+            match total {
+                Ok((total, elements)) => {
+                    let per = total as f64 / elements as f64;
+                    Record {
+                        median: per,
+                        min: per,
+                        max: per,
+                        samples: 1,
+                        elements_per_sample: elements,
+                        ..base
+                    }
+                }
+                Err((status, reason)) => Record {
+                    status,
+                    reason: Some(reason),
+                    ..base
+                },
             }
-        }
-        Err((status, reason)) => Record {
-            status,
-            reason: Some(reason),
-            ..base
-        },
-    }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -115,7 +193,26 @@ mod tests {
                 bench: "components__density_0_5".into(),
                 instructions: 1_135_105,
                 threads: 1,
+                cache: None,
             }
+        );
+        // With the cache simulation, its figures come too.
+        let cached = line.replace(
+            r#""Dr":{"values":{"new":61230}}"#,
+            r#""D1mr":{"values":{"new":100}},"D1mw":{"values":{"new":20}},
+            "ILmr":{"values":{"new":3}},"DLmr":{"values":{"new":4}},"DLmw":{"values":{"new":5}},
+            "EstimatedCycles":{"values":{"new":1150000.0}}"#
+                .replace('\n', "")
+                .as_str(),
+        );
+        let s = &parse_summaries(&cached).unwrap()[0];
+        assert_eq!(
+            s.cache,
+            Some(Cache {
+                d1_misses: 120,
+                ll_misses: 12,
+                estimated_cycles: 1_150_000,
+            })
         );
         let no_ir = line.replace("\"Ir\"", "\"Xr\"");
         assert!(

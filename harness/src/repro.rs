@@ -1,0 +1,74 @@
+//! The commands that reproduce a finding, naming the program as it was run.
+//!
+//! `check` and `fuzz` print `PROGRAM solve WORKLOAD --variant V 'INPUT'`
+//! lines to paste back into a shell. An outside crate's kernels run through
+//! that crate's own binary, not `bitbench`, so the line names whatever the
+//! user ran.
+
+use std::path::Path;
+
+/// The running program as the user invoked it: the file name of `argv[0]`,
+/// else `binary` (the [`Origin`](crate::Origin)'s, when the platform gives
+/// no `argv[0]`).
+pub(crate) fn program(binary: &str) -> String {
+    std::env::args_os()
+        .next()
+        .as_deref()
+        .and_then(|arg0| Path::new(arg0).file_name())
+        .map_or_else(
+            || binary.to_owned(),
+            |name| name.to_string_lossy().into_owned(),
+        )
+}
+
+/// `PROGRAM solve WORKLOAD [--variant V] 'INPUT'...`: the command answering
+/// `inputs` with `variant` (none: the workload's default).
+pub(crate) fn solve_line(
+    program: &str,
+    workload: &str,
+    variant: Option<&str>,
+    inputs: &[String],
+) -> String {
+    let mut line = format!("{program} solve {workload}");
+    if let Some(variant) = variant {
+        line.push_str(&format!(" --variant {variant}"));
+    }
+    for input in inputs {
+        line.push(' ');
+        line.push_str(&shell_quote(input));
+    }
+    line
+}
+
+/// Quotes a text input for a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_quoted_for_the_shell() {
+        assert_eq!(
+            solve_line("toy", "w", Some("v"), &["it's 1".into(), "2".into()]),
+            r"toy solve w --variant v 'it'\''s 1' '2'"
+        );
+        assert_eq!(solve_line("bitbench", "w", None, &[]), "bitbench solve w");
+    }
+
+    #[test]
+    fn the_program_is_the_test_binary_not_a_fixed_name() {
+        let name = program("fallback");
+        assert_ne!(name, "fallback");
+        assert!(!name.contains('/'), "{name}");
+        assert!(
+            std::env::current_exe()
+                .unwrap()
+                .to_string_lossy()
+                .ends_with(&name),
+            "{name}"
+        );
+    }
+}

@@ -1,0 +1,300 @@
+//! The level view: each variant at each target-cpu level, whenever the
+//! results hold more than one, plain and swept sets alike.
+//!
+//! What a write-up says about levels is "this variant got 2× faster from
+//! x86-64 to v3", so each variant's figure at a level is the geometric
+//! mean over the input sets it ran at every level (like for like), and
+//! its speed-up is over the same variant at `x86-64` (the level every
+//! x86-64 CPU runs) from the same results file.
+
+use super::{Planned, PlannedChart, Quantity, ns, ok_median, slug, variant_legend};
+use crate::chart::LegendItem;
+use crate::chart::bars::{Bar, BarChart, Category, Panel};
+use crate::dataset::WorkloadView;
+use crate::palette;
+use crate::results::{Metric, Record};
+use crate::scale::{geomean, rate_prefix};
+
+/// The level others are compared with: `x86-64` when present, else the
+/// first level seen.
+const BASELINE: &str = "x86-64";
+
+/// Each group's baseline group: the one of the same source at the
+/// baseline level.
+fn baselines(view: &WorkloadView<'_>) -> (String, Vec<Option<usize>>) {
+    let level = if view.groups.iter().any(|g| g.target_cpu == BASELINE) {
+        BASELINE.to_owned()
+    } else {
+        view.groups[0].target_cpu.clone()
+    };
+    let of = view
+        .groups
+        .iter()
+        .map(|g| {
+            view.groups
+                .iter()
+                .position(|b| b.source == g.source && b.target_cpu == level)
+        })
+        .collect();
+    (level, of)
+}
+
+/// The sets where `variant` has a value (of records `value` reads) in
+/// every group where it has any.
+fn common_sets<'a>(
+    view: &WorkloadView<'a>,
+    variant: &str,
+    value: &impl Fn(&Record) -> Option<f64>,
+) -> Vec<&'a str> {
+    let with_value: Vec<(&str, usize)> = view
+        .entries
+        .iter()
+        .filter(|e| e.record.variant == variant && value(e.record).is_some())
+        .map(|e| (e.record.input_set.as_str(), e.group))
+        .collect();
+    let groups: Vec<usize> = (0..view.groups.len())
+        .filter(|g| with_value.iter().any(|(_, eg)| eg == g))
+        .collect();
+    let mut sets: Vec<&str> = Vec::new();
+    for (set, _) in &with_value {
+        if !sets.contains(set) && groups.iter().all(|g| with_value.contains(&(set, *g))) {
+            sets.push(set);
+        }
+    }
+    sets
+}
+
+/// A variant's figures in one group: the geometric mean over its common
+/// sets, and the geometric mean of the baseline group's ÷ this group's.
+struct Cell {
+    mean: f64,
+    speedup: Option<f64>,
+}
+
+/// Per variant (view order, those with any value) and group: its cell.
+fn cells<'v>(
+    view: &'v WorkloadView<'_>,
+    metric: Metric,
+    value: impl Fn(&Record) -> Option<f64>,
+) -> Vec<(&'v str, Vec<Option<Cell>>)> {
+    let (_, base) = baselines(view);
+    let keep = |r: &Record| if r.metric == metric { value(r) } else { None };
+    view.variants
+        .iter()
+        .filter_map(|v| {
+            let sets = common_sets(view, v, &keep);
+            if sets.is_empty() {
+                return None;
+            }
+            let at = |set: &str, g: usize| view.find(v, set, g, metric).and_then(&keep);
+            let row = (0..view.groups.len())
+                .map(|g| {
+                    let mean = geomean(sets.iter().filter_map(|s| at(s, g)))?;
+                    let speedup = base[g].and_then(|b| {
+                        geomean(sets.iter().filter_map(|s| Some(at(s, b)? / at(s, g)?)))
+                    });
+                    Some(Cell { mean, speedup })
+                })
+                .collect();
+            Some((v.as_str(), row))
+        })
+        .collect()
+}
+
+/// The legend of groups: one entry a level (and file, where several).
+fn group_legend(view: &WorkloadView<'_>, groups: &[usize]) -> Vec<LegendItem> {
+    groups
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| LegendItem {
+            text: view.group_label(g),
+            color: palette::level(i, groups.len()),
+            marker: None,
+        })
+        .collect()
+}
+
+/// A bar chart with a category per variant and a slot per group of
+/// `groups`, `bar` giving the value of a cell.
+fn chart(
+    view: &WorkloadView<'_>,
+    rows: &[(&str, Vec<Option<Cell>>)],
+    groups: &[usize],
+    bar: impl Fn(&Cell) -> Option<f64>,
+) -> BarChart {
+    let categories = rows
+        .iter()
+        .map(|(v, row)| Category {
+            label: vec![variant_legend(view, v).text],
+            bars: groups
+                .iter()
+                .map(|&g| {
+                    Some(match row[g].as_ref().and_then(&bar) {
+                        Some(value) => Bar::Value {
+                            value,
+                            whisker: None,
+                        },
+                        None => Bar::Missing("not run"),
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    BarChart {
+        title: String::new(),
+        subtitle: String::new(),
+        y_title: String::new(),
+        x_title: "variant".into(),
+        legend_heading: if view.several_sources {
+            "target-cpu · file".into()
+        } else {
+            "target-cpu".into()
+        },
+        legend: group_legend(view, groups),
+        panels: vec![Panel {
+            title: "geometric mean over the input sets each variant ran at every level".into(),
+            categories,
+        }],
+        value_suffix: "",
+        reference: None,
+    }
+}
+
+/// The level charts of `view`: throughput and speed-up over `x86-64`
+/// per variant and level, and each quantity (instructions, cache
+/// metrics) per level; none unless the results hold several levels.
+pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<PlannedChart> {
+    if !view.several_levels {
+        return Vec::new();
+    }
+    let w = &view.name;
+    let (level, base) = baselines(view);
+    let all: Vec<usize> = (0..view.groups.len()).collect();
+    let mut out = Vec::new();
+    let timed = cells(view, Metric::Time, ns);
+    if !timed.is_empty() {
+        let el = super::element(view);
+        let typical = geomean(
+            timed
+                .iter()
+                .flat_map(|(_, r)| r.iter().flatten().map(|c| c.mean)),
+        );
+        let (prefix, factor) = rate_prefix(1e9 / typical.unwrap_or(1.0));
+        let title = format!("{w}: throughput by target-cpu level");
+        out.push(PlannedChart {
+            stem: format!("{}-levels-throughput", slug(w)),
+            title: title.clone(),
+            caption: format!("Each variant's throughput in {prefix}{el}s per second at each target-cpu level (geometric mean of its median times over the input sets it ran at every level); higher is better."),
+            figure: Planned::Bars(BarChart {
+                title,
+                subtitle: format!("{prefix}{el}s per second; higher is better"),
+                y_title: format!("throughput ({prefix}{el}s/s)"),
+                ..chart(view, &timed, &all, |c| Some(1e9 / c.mean / factor))
+            }),
+        });
+        let others: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|g| base[*g] != Some(*g))
+            .collect();
+        let title = format!("{w}: speed-up over {level} by target-cpu level");
+        out.push(PlannedChart {
+            stem: format!("{}-levels-speedup", slug(w)),
+            title: title.clone(),
+            caption: format!("Each variant's speed-up at each target-cpu level over the same variant built for {level} (geometric mean over the input sets it ran at every level); the line marks 1×, higher is better."),
+            figure: Planned::Bars(BarChart {
+                title,
+                subtitle: format!("{level} time ÷ time at the level, same variant; line at 1×"),
+                y_title: "speed-up (×)".into(),
+                value_suffix: "×",
+                reference: Some(1.0),
+                ..chart(view, &timed, &others, |c| c.speedup)
+            }),
+        });
+    }
+    for q in quantities.iter().filter(|q| q.metric != Metric::Counter) {
+        let rows = cells(view, q.metric, |r| ok_median(r).filter(|_| q.holds(r)));
+        let groups: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&g| rows.iter().any(|(_, row)| row[g].is_some()))
+            .collect();
+        if groups.len() < 2 {
+            continue;
+        }
+        let title = format!("{w}: {} by target-cpu level", q.name);
+        out.push(PlannedChart {
+            stem: format!("{}-levels-{}", slug(w), q.stem),
+            title: title.clone(),
+            caption: format!("{} Each variant at each target-cpu level where it was counted (geometric mean over the input sets counted at every such level).", q.caption),
+            figure: Planned::Bars(BarChart {
+                title,
+                subtitle: format!("{} per element; lower is better", q.name),
+                y_title: q.y_title.clone(),
+                ..chart(view, &rows, &groups, |c| Some(c.mean))
+            }),
+        });
+    }
+    out
+}
+
+/// A variant at a level: the geometric-mean time per element (ns) and,
+/// off the baseline level, the speed-up over it.
+pub(crate) type LevelCell = (f64, Option<f64>);
+
+/// One workload's times by level, for the pages: what a write-up quotes.
+#[derive(Clone, Debug)]
+pub(crate) struct LevelTable {
+    pub workload: String,
+    /// The level speed-ups are over.
+    pub baseline: String,
+    /// Column labels, one per series group.
+    pub groups: Vec<String>,
+    /// Per variant: per group, its cell.
+    pub rows: Vec<(String, Vec<Option<LevelCell>>)>,
+    /// Per group: the geometric mean of every variant's speed-up, and how
+    /// many variants it rests on.
+    pub overall: Vec<Option<(f64, usize)>>,
+}
+
+/// The level table of `view`, when its timings hold several levels.
+pub(crate) fn level_table(view: &WorkloadView<'_>) -> Option<LevelTable> {
+    if !view.several_levels {
+        return None;
+    }
+    let timed = cells(view, Metric::Time, ns);
+    if timed.is_empty() {
+        return None;
+    }
+    let (baseline, base) = baselines(view);
+    // A speed-up of the baseline over itself says nothing.
+    let speedup = |c: &Cell, g: usize| c.speedup.filter(|_| base[g] != Some(g));
+    let overall = (0..view.groups.len())
+        .map(|g| {
+            let ratios: Vec<f64> = timed
+                .iter()
+                .filter_map(|(_, row)| speedup(row[g].as_ref()?, g))
+                .collect();
+            geomean(ratios.iter().copied()).map(|m| (m, ratios.len()))
+        })
+        .collect();
+    Some(LevelTable {
+        workload: view.name.clone(),
+        baseline,
+        groups: (0..view.groups.len())
+            .map(|g| view.group_label(g))
+            .collect(),
+        rows: timed
+            .iter()
+            .map(|(v, row)| {
+                let cells = row
+                    .iter()
+                    .enumerate()
+                    .map(|(g, c)| c.as_ref().map(|c| (c.mean, speedup(c, g))))
+                    .collect();
+                ((*v).to_owned(), cells)
+            })
+            .collect(),
+        overall,
+    })
+}

@@ -1,0 +1,372 @@
+//! From records to charts: which figures a workload gets, and what each
+//! one shows.
+//!
+//! The choices depend only on record fields: every metric present gets
+//! its charts whatever the shape of its input sets (bars over plain sets,
+//! lines over a swept parameter, a heatmap over two), results holding
+//! several target-cpu levels get a level view, and setup records their
+//! own chart. One file per kind of figure; this one picks them.
+
+mod heatmaps;
+mod levels;
+mod setup;
+mod sweeps;
+mod time;
+
+pub(crate) use levels::{LevelCell, LevelTable, level_table};
+
+use crate::chart::LegendItem;
+use crate::chart::bars::{Bar, BarChart, Category, Panel};
+use crate::chart::heatmap::Heatmap;
+use crate::chart::lines::LineChart;
+use crate::dataset::{WorkloadView, ok_median};
+use crate::palette;
+use crate::results::{Metric, Record, Status};
+use crate::scale::parse_time_unit;
+
+/// Most input sets one bar chart shows; more are listed as skipped.
+pub(crate) const MAX_SETS: usize = 12;
+
+/// A chart to write, with the file stem and the caption the pages use.
+pub(crate) enum Planned {
+    Bars(BarChart),
+    Lines(LineChart),
+    Heat(Heatmap),
+}
+
+/// One planned chart.
+pub(crate) struct PlannedChart {
+    pub stem: String,
+    pub title: String,
+    pub caption: String,
+    pub figure: Planned,
+}
+
+/// Lower-case ASCII letters, digits and dashes, for file names.
+pub(crate) fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+/// A time record's whisker in nanoseconds per element: its 95 % interval,
+/// or where it has none (too few samples) its min–max range.
+pub(crate) fn whisker_ns(r: &Record) -> Option<(f64, f64)> {
+    let (factor, _) = parse_time_unit(&r.unit)?;
+    ok_median(r)?;
+    Some(match r.interval {
+        Some(i) => (i.low * factor, i.high * factor),
+        None => (r.min * factor, r.max * factor),
+    })
+}
+
+/// Nanoseconds per element of a time record, if it holds a value in a time unit.
+pub(crate) fn ns(r: &Record) -> Option<f64> {
+    let (factor, _) = parse_time_unit(&r.unit)?;
+    ok_median(r).map(|m| m * factor)
+}
+
+/// The element name the timings of `view` count (`board`, `solve`), or `element`.
+pub(crate) fn element(view: &WorkloadView<'_>) -> String {
+    let mut names = view
+        .metric(Metric::Time)
+        .filter_map(|e| parse_time_unit(&e.record.unit).map(|(_, el)| el));
+    match names.next() {
+        Some(first) if names.all(|n| n == first) => first.to_owned(),
+        _ => "element".to_owned(),
+    }
+}
+
+pub(crate) fn missing(r: &Record) -> Bar {
+    Bar::Missing(if r.status == Status::Error {
+        "error"
+    } else {
+        "skipped"
+    })
+}
+
+/// Plans every chart of one workload; pushes what it leaves out to `notes`.
+pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<PlannedChart> {
+    let w = &view.name;
+    let mut charts = Vec::new();
+    if view.metric(Metric::Time).next().is_none() {
+        notes.push(format!("{w}: no timings (metric `time`) in the results; throughput, time and speedup charts skipped"));
+    } else {
+        let sets = view.headline_sets(Metric::Time, None);
+        if !sets.is_empty() {
+            charts.extend(time::charts(view, &sets, notes));
+        }
+        charts.extend(sweeps::time(view));
+        charts.extend(heatmaps::heatmaps(view));
+    }
+    let quantities = quantities(view);
+    if !quantities.iter().any(|q| q.metric == Metric::Instructions) {
+        notes.push(format!("{w}: no instruction counts (metric `instructions`) in the results; instructions chart skipped"));
+    }
+    for q in &quantities {
+        let sets = view.headline_sets(q.metric, q.unit.as_deref());
+        if !sets.is_empty() {
+            charts.push(quantity_bars(view, q, &sets));
+        }
+        charts.extend(sweeps::quantity(view, q));
+    }
+    charts.extend(setup::chart(view));
+    charts.extend(levels::charts(view, &quantities));
+    charts
+}
+
+/// A per-element quantity charted as measured, without throughput or
+/// speedup: instructions, a cache-simulation metric, or one workload
+/// counter.
+pub(crate) struct Quantity {
+    pub metric: Metric,
+    /// For counters, the one unit this quantity is (`nodes/input`).
+    pub unit: Option<String>,
+    /// The records' unit, for axis titles (`instructions/board`).
+    pub y_title: String,
+    /// How titles name it: `instructions`, `D1 misses`, `nodes/input`.
+    pub name: String,
+    /// The file-name part: `instructions`, `counter-nodes-input`.
+    pub stem: String,
+    /// What it counts and where it comes from: the start of captions.
+    pub caption: String,
+}
+
+impl Quantity {
+    /// Whether `r` is a record of this quantity.
+    pub fn holds(&self, r: &Record) -> bool {
+        r.metric == self.metric && self.unit.as_ref().is_none_or(|u| *u == r.unit)
+    }
+}
+
+/// The quantities `view` holds, in [`Metric::ALL`] order, counters by unit.
+fn quantities(view: &WorkloadView<'_>) -> Vec<Quantity> {
+    let mut out = Vec::new();
+    for metric in Metric::ALL {
+        let mut units: Vec<&str> = Vec::new();
+        for e in view.metric(metric) {
+            if !units.contains(&e.record.unit.as_str()) {
+                units.push(&e.record.unit);
+            }
+        }
+        let Some(&first) = units.first() else {
+            continue;
+        };
+        let (name, about) = match metric {
+            Metric::Time | Metric::Setup => continue,
+            Metric::Counter => {
+                for unit in units {
+                    out.push(Quantity {
+                        metric,
+                        unit: Some(unit.to_owned()),
+                        y_title: unit.to_owned(),
+                        name: unit.to_owned(),
+                        stem: format!("counter-{}", slug(unit)),
+                        caption: format!("Workload counter `{unit}` per variant (median over samples); shows how much search each variant does."),
+                    });
+                }
+                continue;
+            }
+            Metric::Instructions => (
+                "instructions",
+                "Instructions retired, counted under callgrind",
+            ),
+            Metric::D1Misses => (
+                "D1 misses",
+                "First-level data cache misses (reads and writes) in callgrind's cache simulation, with fixed cache sizes",
+            ),
+            Metric::LlMisses => (
+                "LL misses",
+                "Last-level cache misses (instructions and data) in callgrind's cache simulation, with fixed cache sizes",
+            ),
+            Metric::EstimatedCycles => (
+                "estimated cycles",
+                "Cycles as callgrind's cache simulation estimates them (instructions + 10 per L1 miss + 100 per LL miss)",
+            ),
+        };
+        out.push(Quantity {
+            metric,
+            unit: None,
+            y_title: first.to_owned(),
+            name: name.to_owned(),
+            stem: slug(name),
+            caption: format!("{about} ({first}); lower is better."),
+        });
+    }
+    out
+}
+
+/// The bar chart of a quantity over the plain sets.
+fn quantity_bars(view: &WorkloadView<'_>, q: &Quantity, sets: &[&str]) -> PlannedChart {
+    let w = &view.name;
+    let chart = bars(view, sets, q.metric, |r, _, _| {
+        if !q.holds(r) {
+            return None;
+        }
+        Some(ok_median(r).map_or_else(
+            || missing(r),
+            |m| Bar::Value {
+                value: m,
+                whisker: (r.mad > 0.0).then_some((m - r.mad, m + r.mad)),
+            },
+        ))
+    });
+    let (title, subtitle) = if q.metric == Metric::Counter {
+        (
+            format!("{w}: {} by variant", q.name),
+            "median over samples".to_owned(),
+        )
+    } else {
+        (
+            format!("{w}: {} per element", q.name),
+            "per element; lower is better".to_owned(),
+        )
+    };
+    PlannedChart {
+        stem: format!("{}-{}", slug(w), q.stem),
+        title: title.clone(),
+        caption: q.caption.clone(),
+        figure: Planned::Bars(BarChart {
+            title,
+            subtitle,
+            y_title: q.y_title.clone(),
+            ..chart
+        }),
+    }
+}
+
+/// A group's label lines: the parts that differ between groups.
+pub(crate) fn group_lines(view: &WorkloadView<'_>, g: usize) -> Vec<String> {
+    let group = &view.groups[g];
+    let mut lines = Vec::new();
+    if view.several_levels || !view.several_sources {
+        lines.push(group.target_cpu.clone());
+    }
+    if view.several_sources {
+        lines.push(group.source.clone());
+    }
+    lines
+}
+
+/// The legend entry of a variant: its colour, and `(oracle)` after the
+/// oracle's name.
+pub(crate) fn variant_legend(view: &WorkloadView<'_>, v: &str) -> LegendItem {
+    LegendItem {
+        text: if Some(v) == view.oracle() {
+            format!("{v} (oracle)")
+        } else {
+            v.to_owned()
+        },
+        color: palette::variant(view.variant_index(v)),
+        marker: None,
+    }
+}
+
+/// Builds a bar chart skeleton over `sets`: slots = variants with records,
+/// categories and panels per the rule in the module docs. `value` maps a
+/// record (with its group and set) to a bar, or `None` to leave the slot empty.
+pub(crate) fn bars(
+    view: &WorkloadView<'_>,
+    sets: &[&str],
+    metric: Metric,
+    value: impl Fn(&Record, usize, &str) -> Option<Bar>,
+) -> BarChart {
+    let sets = &sets[..sets.len().min(MAX_SETS)];
+    let variants: Vec<&str> = view
+        .variants
+        .iter()
+        .map(String::as_str)
+        .filter(|v| {
+            sets.iter()
+                .any(|s| (0..view.groups.len()).any(|g| view.find(v, s, g, metric).is_some()))
+        })
+        .collect();
+    let legend: Vec<LegendItem> = variants.iter().map(|v| variant_legend(view, v)).collect();
+    let category = |label: Vec<String>, set: &str, g: usize| Category {
+        label,
+        bars: variants
+            .iter()
+            .map(|v| view.find(v, set, g, metric).and_then(|r| value(r, g, set)))
+            .collect(),
+    };
+    let (panels, x_title) = if !view.grouped() {
+        let title = format!("target-cpu: {}", view.groups[0].target_cpu);
+        let cats = sets
+            .iter()
+            .map(|s| category(vec![(*s).to_owned()], s, 0))
+            .collect();
+        (
+            vec![Panel {
+                title,
+                categories: cats,
+            }],
+            "input set".to_owned(),
+        )
+    } else {
+        let x_title = match (view.several_levels, view.several_sources) {
+            (true, true) => "target-cpu · results file",
+            (false, true) => "results file",
+            _ => "target-cpu",
+        };
+        let panels = sets
+            .iter()
+            .map(|s| Panel {
+                title: format!("input set: {s}"),
+                categories: (0..view.groups.len())
+                    .map(|g| category(group_lines(view, g), s, g))
+                    .collect(),
+            })
+            .collect();
+        (panels, x_title.to_owned())
+    };
+    BarChart {
+        title: String::new(),
+        subtitle: String::new(),
+        y_title: String::new(),
+        x_title,
+        legend_heading: "variant".into(),
+        legend,
+        panels,
+        value_suffix: "",
+        reference: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{slug, whisker_ns};
+    use crate::interval::Interval;
+    use crate::results::Record;
+
+    #[test]
+    fn whiskers_are_the_interval_or_else_the_range() {
+        let r = Record {
+            unit: "µs/solve".into(),
+            median: 2.0,
+            min: 1.0,
+            max: 4.0,
+            ..Record::default()
+        };
+        assert_eq!(whisker_ns(&r), Some((1000.0, 4000.0)));
+        let r = Record {
+            interval: Some(Interval {
+                low: 1.5,
+                high: 2.5,
+            }),
+            ..r
+        };
+        assert_eq!(whisker_ns(&r), Some((1500.0, 2500.0)));
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("Nodes/Input"), "nodes-input");
+        assert_eq!(slug("x86-64-v3 · before"), "x86-64-v3-before");
+    }
+}
