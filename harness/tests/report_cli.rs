@@ -4,7 +4,8 @@
 //! a message where Chromium is not installed; `.ci/install-chromium`
 //! installs it).
 
-use reports::{Build, Machine, Metric, Parameter, Record, ResultsFile, SCHEMA, Status};
+use reports::interval::Interval;
+use reports::{Build, Machine, Metric, Paired, Parameter, Record, ResultsFile, SCHEMA, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 mod common;
@@ -193,6 +194,90 @@ fn report_writes_charts_and_pages() {
     );
     // Workloads the harness knows but the files lack are named as skipped.
     assert!(stdout.contains("skipped: connectx: no records"), "{stdout}");
+}
+
+/// An `ab` results file: each record timed in build A and build B, B's
+/// record carrying the paired ratios (B 3 % slower on `seed`, no change on
+/// `density:0.5`).
+fn ab_results(path: &Path) {
+    let mut records = Vec::new();
+    for (set, change) in [("seed", 1.03), ("density:0.5", 1.0)] {
+        let a = record("components", "swar", set, Metric::Time, "ns/board", 100.0);
+        let ratios: Vec<f64> = (0..40)
+            .map(|i| change + 0.002 * f64::from(i % 7) - 0.006)
+            .collect();
+        records.push(Record {
+            source: Some("A base".into()),
+            ..a.clone()
+        });
+        records.push(Record {
+            source: Some("B head".into()),
+            median: 100.0 * change,
+            paired: Some(Paired {
+                ratio: change,
+                interval: Some(Interval {
+                    low: change - 0.004,
+                    high: change + 0.004,
+                }),
+                ratios,
+            }),
+            ..a
+        });
+    }
+    ResultsFile {
+        schema: SCHEMA,
+        date: "2026-11-22T10:00:00Z".into(),
+        command: "bitbench ab base".into(),
+        machine: Machine::default(),
+        build: Build::default(),
+        records,
+    }
+    .write(path)
+    .unwrap();
+}
+
+#[test]
+fn report_draws_an_ab_file_as_changes_and_paired_ratios() {
+    let d = dir("ab");
+    let ab = d.join("ab.json");
+    ab_results(&ab);
+    let out = d.join("report");
+    let o = bitbench(&[
+        "report",
+        ab.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for stem in ["components-ab-change", "components-ab-pairs"] {
+        assert!(out.join(format!("{stem}.png")).is_file(), "{stem}.png");
+        let svg = std::fs::read_to_string(out.join(format!("{stem}.svg"))).unwrap();
+        for set in ["swar · seed", "swar · density:0.5"] {
+            assert!(svg.contains(set), "{stem}.svg lacks {set}");
+        }
+        assert!(
+            md.contains(&format!("{stem}.svg")),
+            "report.md lacks {stem}"
+        );
+        assert!(
+            html.contains(&format!("{stem}.svg")),
+            "index.html lacks {stem}"
+        );
+    }
+    // A results file without paired records gets neither chart.
+    let plain = d.join("plain.json");
+    results(&plain, 1.0);
+    let out = d.join("plain-report");
+    let o = bitbench(&[
+        "report",
+        plain.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out.join("components-ab-change.svg").exists());
 }
 
 #[test]

@@ -26,5 +26,6 @@ pub use dataset::Source;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
-    Build, Machine, Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, SCHEMA, Status,
+    Build, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError, ResultsFile,
+    SCHEMA, Status,
 };

@@ -102,6 +102,7 @@ pub fn render(
                 Planned::Bars(f) => save(f, out, &planned.stem)?,
                 Planned::Lines(f) => save(f, out, &planned.stem)?,
                 Planned::Heat(f) => save(f, out, &planned.stem)?,
+                Planned::Ab(f) => save(f, out, &planned.stem)?,
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),

@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 ///    `estimated_cycles`; and a merged file's records name a `source` only
 ///    where it tells apart records of one identity (`matrix` tagged every
 ///    record with its per-level file, which read as two series per level).
+///    Later, `ab` files added the optional `paired` of B's time records;
+///    no bump, since older files simply have no paired records.
 pub const SCHEMA: u32 = 4;
 
 /// One run's results.
@@ -231,6 +233,24 @@ pub struct Record {
     /// when there were too few samples for one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
+    /// On B's time record of a paired A/B (`ab`): its pairs' `B ÷ A`, so
+    /// a report can draw the change and how the pairs spread; `None`
+    /// everywhere else (and in files older than `ab`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<Paired>,
+}
+
+/// A paired A/B of one time record: B's samples against A's, taken
+/// alternately, so each pair's ratio cancels the host's drift.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Paired {
+    /// The change, `B ÷ A`, as the decision rule estimates it.
+    pub ratio: f64,
+    /// Its 95 % interval; `None` when there were too few pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
+    /// Each pair's `B ÷ A`, in the order taken.
+    pub ratios: Vec<f64>,
 }
 
 /// One named parameter of an input set, e.g. `density` = 0.5.

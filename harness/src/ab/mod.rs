@@ -25,7 +25,7 @@ use crate::serve::{Answers, Hello, Lines, Request};
 use child::Child;
 use reports::compare::{ALPHA, Format, Verdict, compare, default_threshold, holm_rejects};
 use reports::interval::Interval;
-use reports::{Metric, Record, ResultsFile, Status};
+use reports::{Metric, Paired, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -471,7 +471,18 @@ fn time(
     (row.a, row.b) = (Some(ra.median), Some(rb.median));
     row.pairs = pairs.len();
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
-    match stats::judge(&pairs, threshold) {
+    let judged = stats::judge(&pairs, threshold);
+    // Too few pairs to judge still leave their ratios to draw, about their
+    // plain median.
+    let median = crate::stats::summarize(&row.ratios).map(|s| s.median);
+    if let (Some(last), Some(median)) = (records.last_mut(), median) {
+        last.paired = Some(Paired {
+            ratio: judged.as_ref().map_or(median, |j| j.ratio),
+            interval: judged.as_ref().map(|j| j.interval),
+            ratios: row.ratios.clone(),
+        });
+    }
+    match judged {
         Some(j) => {
             row.change_pct = Some((j.ratio - 1.0) * 100.0);
             row.interval_pct = Some(Interval {

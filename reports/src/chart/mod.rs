@@ -4,6 +4,7 @@
 //! by hand (measuring text with the embedded font), which keeps labels from
 //! colliding however many variants a workload has.
 
+pub(crate) mod ab;
 pub(crate) mod bars;
 pub(crate) mod heatmap;
 pub(crate) mod lines;

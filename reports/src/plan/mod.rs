@@ -7,6 +7,7 @@
 //! several target-cpu levels get a level view, and setup records their
 //! own chart. One file per kind of figure; this one picks them.
 
+mod ab;
 mod heatmaps;
 mod levels;
 mod setup;
@@ -16,6 +17,7 @@ mod time;
 pub(crate) use levels::{LevelCell, LevelTable, level_table};
 
 use crate::chart::LegendItem;
+use crate::chart::ab::AbChart;
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::chart::heatmap::Heatmap;
 use crate::chart::lines::LineChart;
@@ -32,6 +34,7 @@ pub(crate) enum Planned {
     Bars(BarChart),
     Lines(LineChart),
     Heat(Heatmap),
+    Ab(AbChart),
 }
 
 /// One planned chart.
@@ -118,6 +121,7 @@ pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<Plan
     }
     charts.extend(setup::chart(view));
     charts.extend(levels::charts(view, &quantities));
+    charts.extend(ab::charts(view));
     charts
 }
 

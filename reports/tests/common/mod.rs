@@ -40,6 +40,7 @@ pub fn rec(
         oracle: None,
         rounds: Vec::new(),
         interval: None,
+        paired: None,
     }
 }
 
