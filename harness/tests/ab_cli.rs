@@ -261,6 +261,8 @@ lto = "thin"
             "time",
             "--format",
             "json",
+            "--out",
+            loose.join("ab.json").to_str().unwrap(),
         ],
     );
     let (out, err) = text(&o);
@@ -270,6 +272,23 @@ lto = "thin"
     let row = &json["rows"][0];
     assert!(row["change_pct"].as_f64().unwrap() > 100.0, "{row}");
     assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
+    // The results file keeps the pairs on B's record, for `report`.
+    let file = reports::ResultsFile::read(&loose.join("ab.json")).unwrap();
+    let paired: Vec<_> = file
+        .records
+        .iter()
+        .filter_map(|r| r.paired.as_ref())
+        .collect();
+    assert_eq!(paired.len(), 1, "{:?}", file.records);
+    assert_eq!(
+        paired[0].ratios.len() as u64,
+        row["pairs"].as_u64().unwrap()
+    );
+    assert!(
+        paired[0].ratio > 2.0 && paired[0].interval.is_some(),
+        "{:?}",
+        paired[0]
+    );
 
     for sha in [&base, &changed, &slower, &again, &broken] {
         std::fs::remove_dir_all(kept.join(sha)).ok();
