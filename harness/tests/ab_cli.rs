@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{build_outside, tool_missing};
+use common::{build_outside, tool_missing, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -140,28 +140,7 @@ fn verdict<'a>(out: &'a str, metric: &str) -> Option<&'a str> {
 fn ab_judges_instructions_answers_and_time_of_two_commits() {
     let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("src")).unwrap();
-    let manifest = format!(
-        r#"[package]
-name = "abfix"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-bitbench = {{ path = {:?}, default-features = false, features = ["count"] }}
-
-[workspace]
-
-[profile.release]
-debug = "line-tables-only"
-codegen-units = 1
-lto = "thin"
-"#,
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    write_outside_manifest(&dir, "abfix", &["count"]);
     std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
     std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
     git(&dir, &["init", "-q"]);

@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::build_outside;
+use common::{build_outside, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -69,16 +69,7 @@ fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("bitbench-fuzz-toy-{}", std::process::id()));
     std::fs::remove_dir_all(&dir).ok();
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
-    let manifest = format!(
-        "[package]\nname = \"fuzz-toy\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nbitbench = {{ path = {:?}, default-features = false }}\n\n\
-         [workspace]\n\n\
-         [profile.release]\ndebug = \"line-tables-only\"\ncodegen-units = 1\nlto = \"thin\"\n",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    write_outside_manifest(&dir, "fuzz-toy", &[]);
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
     std::fs::write(
         dir.join("src/main.rs"),

@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{build_outside, tool_missing};
+use common::{build_outside, tool_missing, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -114,40 +114,13 @@ fn main() -> std::process::ExitCode {
     bitbench::cli::main(&[&workload], bitbench::origin!())
 }
 "#;
-/// This workspace's root.
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("harness/ sits in the workspace")
-        .to_owned()
-}
 
 /// Writes the toy crate and builds its two binaries; returns the crate's
 /// directory and the binaries' paths (`main`, run-time configured).
 fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("bitbench-toy-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
-    let manifest = format!(
-        r#"[package]
-name = "toy-kernel"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-bitbench = {{ path = {:?}, default-features = false, features = ["count"] }}
-
-[workspace]
-
-[profile.release]
-debug = "line-tables-only"
-codegen-units = 1
-lto = "thin"
-"#,
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    write_outside_manifest(&dir, "toy-kernel", &["count"]);
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
     std::fs::write(dir.join("src/bin/toy-runtime.rs"), RUNTIME).unwrap();

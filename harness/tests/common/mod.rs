@@ -68,6 +68,42 @@ pub fn tool_missing(program: &str) -> bool {
         .map_or(true, |o| !o.status.success())
 }
 
+/// Writes the manifest of a crate outside this workspace at `dir`: package
+/// `name`, bitbench by path without its default features (plus `features`),
+/// its own `[workspace]` table and this workspace's release profile, with
+/// this workspace's lock file beside it, so that [`build_outside`] reuses
+/// the dependencies already built.
+pub fn write_outside_manifest(dir: &Path, name: &str, features: &[&str]) {
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        format!(", features = {features:?}")
+    };
+    let manifest = format!(
+        r#"[package]
+name = "{name}"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+bitbench = {{ path = {:?}, default-features = false{features} }}
+
+[workspace]
+
+[profile.release]
+debug = "line-tables-only"
+codegen-units = 1
+lto = "thin"
+"#,
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::create_dir_all(dir).expect("the crate's directory");
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("the manifest is written");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).expect("the lock file");
+}
+
 /// Builds the binaries of the crate at `dir`, a crate outside this
 /// workspace depending on bitbench by path, in release and offline, into
 /// this workspace's target directory: with the workspace's lock file and
