@@ -22,6 +22,22 @@ use std::fmt::Write;
 /// The family-wise error rate of the time verdicts.
 pub const ALPHA: f64 = 0.05;
 
+/// The metrics a gate judges and its checked threshold, as `compare` and
+/// `ab` take them from their command lines: no metric named means time and
+/// instructions; a threshold must be a finite percentage of 0 or more.
+pub fn gate(threshold_pct: Option<f64>, metrics: &[Metric]) -> Result<Vec<Metric>, String> {
+    if let Some(t) = threshold_pct.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+        return Err(format!(
+            "--threshold {t}: expected a percentage of 0 or more"
+        ));
+    }
+    Ok(if metrics.is_empty() {
+        vec![Metric::Time, Metric::Instructions]
+    } else {
+        metrics.to_vec()
+    })
+}
+
 /// The default threshold in percent: tight for exact instruction counts,
 /// looser for wall time.
 pub fn default_threshold(metric: Metric) -> f64 {

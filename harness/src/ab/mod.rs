@@ -96,19 +96,8 @@ struct Planned {
 
 /// Runs `ab`; `Err(Failed)` when a record regressed or broke.
 pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
-    if let Some(t) = options
-        .threshold_pct
-        .filter(|t| !(t.is_finite() && *t >= 0.0))
-    {
-        return Err(Error::usage(format!(
-            "--threshold {t}: expected a percentage of 0 or more"
-        )));
-    }
-    let metrics = if options.metrics.is_empty() {
-        vec![Metric::Time, Metric::Instructions]
-    } else {
-        options.metrics.clone()
-    };
+    let metrics =
+        reports::compare::gate(options.threshold_pct, &options.metrics).map_err(Error::usage)?;
     let origin = suite.origin();
     let dir = build::ab_dir(origin)?;
     let (a, b) = match &options.builds {

@@ -74,19 +74,8 @@ pub fn main(args: Args) -> Result<(), Error> {
 
 /// Compares `new` against `base`.
 pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
-    if let Some(t) = options
-        .threshold_pct
-        .filter(|t| !(t.is_finite() && *t >= 0.0))
-    {
-        return Err(Error::usage(format!(
-            "--threshold {t}: expected a percentage of 0 or more"
-        )));
-    }
-    let metrics = if options.metrics.is_empty() {
-        vec![Metric::Time, Metric::Instructions]
-    } else {
-        options.metrics.clone()
-    };
+    let metrics =
+        reports::compare::gate(options.threshold_pct, &options.metrics).map_err(Error::usage)?;
     let names = metrics
         .iter()
         .map(|m| m.as_str())
