@@ -10,6 +10,7 @@ use crate::cmd;
 use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
 use crate::error::Error;
+use crate::machine::MachineArg;
 use crate::out::StdoutClosed;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::panic::AssertUnwindSafe;
@@ -122,11 +123,14 @@ enum Command {
         /// workload); default: the oracle.
         #[arg(long, value_name = "VARIANT")]
         baseline: Option<String>,
+        #[command(flatten)]
+        machine: MachineArg,
     },
     /// Draw results files as SVG/PNG charts with index.html and report.md.
     ///
     /// Several files combine in one report; each series is labelled with
-    /// its file's name.
+    /// its file's name. Files from several machines are drawn apart, a
+    /// chart per machine, with each workload's fastest variant per machine.
     Report {
         /// Results files written by `bench`, `count` or `matrix`.
         #[arg(required = true, value_name = "RESULTS")]
@@ -299,7 +303,9 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             out,
             rounds,
             baseline,
+            machine,
         } => {
+            let machine = machine.resolve()?;
             let selected = suite.select(&workloads)?;
             for (flag, used) in [
                 ("--variant", !variant.is_empty()),
@@ -325,7 +331,13 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
                 seed,
                 rounds,
             };
-            cmd::bench::run(&selected, &options, out.as_deref(), baseline.as_deref())?;
+            cmd::bench::run(
+                &selected,
+                &options,
+                out.as_deref(),
+                baseline.as_deref(),
+                &machine,
+            )?;
         }
         Command::Report { results, out } => {
             cmd::report::run(suite, &results, &out)?;

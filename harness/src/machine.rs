@@ -5,10 +5,57 @@
 //! so that two files can be compared knowingly. The commit is the one the
 //! program's builder named at build time (see [`crate::Origin::commit`]),
 //! and the host's load and frequency policy are recorded because they move
-//! timings more than most code changes do.
+//! timings more than most code changes do. The machine's name
+//! (`--machine`) is what reports facet by and `compare` matches on.
 
+use crate::error::Error;
 use reports::{Build, Machine};
 use std::sync::OnceLock;
+
+/// `--machine`, shared by every command that writes a results file.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MachineArg {
+    /// The name this machine's results go by: reports draw each machine
+    /// apart and `compare` refuses two machines' files; no '/'. Default:
+    /// the hostname and CPU model.
+    #[arg(long = "machine", value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+impl MachineArg {
+    /// The name to record: the one given, checked, or the default.
+    pub fn resolve(&self) -> Result<String, Error> {
+        match &self.name {
+            Some(name) => Machine::check_name(name)
+                .map(|()| name.clone())
+                .map_err(|why| Error::usage(format!("--machine {name:?}: {why}"))),
+            None => Ok(default_name()),
+        }
+    }
+}
+
+/// This host's name and CPU model, e.g. `ci-7 · AMD EPYC 9454P ...`.
+pub fn default_name() -> String {
+    let (cpu_model, _) = cpu(&std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default());
+    Machine::name_from(&match hostname() {
+        Some(host) => format!("{host} · {cpu_model}"),
+        None => cpu_model,
+    })
+}
+
+/// The hostname, from the kernel, the environment or `uname -n`.
+fn hostname() -> Option<String> {
+    read_trimmed("/proc/sys/kernel/hostname")
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| {
+            let out = std::process::Command::new("uname")
+                .arg("-n")
+                .output()
+                .ok()?;
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        })
+        .filter(|h| !h.trim().is_empty())
+}
 
 /// The commit and dirty flag of the running program, set once at start-up.
 static BUILD_COMMIT: OnceLock<(Option<&'static str>, Option<&'static str>)> = OnceLock::new();
@@ -58,14 +105,15 @@ const INTERESTING_FLAGS: &[&str] = &[
     "gfni",
 ];
 
-/// Describes this machine (reads `/proc` where available).
-pub fn machine() -> Machine {
+/// Describes this machine, named `name` (reads `/proc` where available).
+pub fn machine(name: &str) -> Machine {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let (cpu_model, cpu_flags) = cpu(&cpuinfo);
     let os_release = std::fs::read_to_string("/proc/sys/kernel/osrelease")
         .map(|s| s.trim().to_owned())
         .unwrap_or_default();
     Machine {
+        name: name.to_owned(),
         cpu_model,
         cpu_flags,
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),

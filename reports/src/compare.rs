@@ -13,7 +13,7 @@
 
 use crate::interval::{self, Interval};
 use crate::numbers::{byte_rate, is_bytes, sig3};
-use crate::results::{Metric, Record, RecordKey, ResultsFile, Status};
+use crate::results::{Machine, Metric, Record, RecordKey, ResultsFile, Status};
 use crate::scale::parse_time_unit;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -117,16 +117,31 @@ pub struct Comparison<'a> {
 /// `field ('base' vs 'new')`: comparing their times would compare the
 /// machines, not the code.
 pub fn mismatches(base: &ResultsFile, new: &ResultsFile) -> Vec<String> {
+    let (b, n) = (&base.machine, &new.machine);
+    // A file from before machine names (schema 5) is named by its CPU
+    // model alone; it matches a named machine of that model, so a kept
+    // baseline still gates.
+    let cpu_named = |m: &Machine| m.name == Machine::name_from(&m.cpu_model);
+    let same_machine = b.name == n.name || (cpu_named(b) || cpu_named(n));
+    let machine = if same_machine {
+        None
+    } else {
+        Some(format!("machine ('{}' vs '{}')", b.name, n.name))
+    };
     let fields = [
         ("cpu_model", &base.machine.cpu_model, &new.machine.cpu_model),
         ("rustc", &base.machine.rustc, &new.machine.rustc),
         ("profile", &base.build.profile, &new.build.profile),
         ("target_cpu", &base.build.target_cpu, &new.build.target_cpu),
     ];
-    fields
-        .iter()
-        .filter(|(_, b, n)| b != n)
-        .map(|(field, b, n)| format!("{field} ('{b}' vs '{n}')"))
+    machine
+        .into_iter()
+        .chain(
+            fields
+                .iter()
+                .filter(|(_, b, n)| b != n)
+                .map(|(field, b, n)| format!("{field} ('{b}' vs '{n}')")),
+        )
         .collect()
 }
 
@@ -637,6 +652,24 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].starts_with("cpu_model ('' vs 'AMD EPYC 9454P')"));
         assert!(found[1].starts_with("profile"));
+    }
+
+    #[test]
+    fn machines_match_by_name_and_older_files_by_cpu_model() {
+        let named = |name: &str| {
+            let mut f = file(Vec::new());
+            f.machine.cpu_model = "AMD EPYC 9454P".into();
+            f.machine.name = name.into();
+            f
+        };
+        let (lab1, lab2) = (named("lab-1"), named("lab-2"));
+        assert!(mismatches(&lab1, &named("lab-1")).is_empty());
+        // Same CPU model, different hosts: still different machines.
+        assert_eq!(mismatches(&lab1, &lab2), ["machine ('lab-1' vs 'lab-2')"]);
+        // An older file, named by its CPU model, matches either host of it.
+        let old = named("AMD EPYC 9454P");
+        assert!(mismatches(&old, &lab2).is_empty());
+        assert!(mismatches(&lab1, &old).is_empty());
     }
 
     #[test]

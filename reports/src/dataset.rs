@@ -4,7 +4,9 @@
 //! a record's own `source` field where a merged file holds two records of
 //! one identity at one target-cpu level), and every chart groups records by workload,
 //! variant, input set and *series group*: the (source, target-cpu) pair
-//! that one measured binary produced.
+//! that one measured binary produced. Files from different machines are
+//! never grouped together: they are split into [`Facet`]s first, one per
+//! machine name, and each facet gets views of its own.
 
 use crate::results::{Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, Status};
 use std::collections::HashMap;
@@ -57,6 +59,49 @@ impl Source {
     }
 }
 
+/// The sources of one machine: a report holding several machines draws
+/// each one's charts and summary apart (never averaging across them).
+#[derive(Debug)]
+pub(crate) struct Facet<'a> {
+    /// The machine's name; `None` when every source shares one machine,
+    /// so that labels name only what differs.
+    pub machine: Option<&'a str>,
+    pub sources: Vec<&'a Source>,
+}
+
+impl<'a> Facet<'a> {
+    /// `sources` split by machine name, in first-seen order.
+    pub fn all(sources: &'a [Source]) -> Vec<Facet<'a>> {
+        let mut facets: Vec<Facet<'a>> = Vec::new();
+        for s in sources {
+            let name = s.file.machine.name.as_str();
+            match facets.iter_mut().find(|f| f.machine == Some(name)) {
+                Some(f) => f.sources.push(s),
+                None => facets.push(Facet {
+                    machine: Some(name),
+                    sources: vec![s],
+                }),
+            }
+        }
+        if let [only] = facets.as_mut_slice() {
+            only.machine = None;
+        }
+        facets
+    }
+
+    /// The facet's workloads, titled with the machine when it has one.
+    pub fn views(&self) -> Vec<WorkloadView<'a>> {
+        let mut views = WorkloadView::of(self.sources.iter().copied());
+        if let Some(m) = self.machine {
+            for v in &mut views {
+                v.title = format!("{} on {m}", v.name);
+                v.machine = Some(m);
+            }
+        }
+        views
+    }
+}
+
 /// The (source, target-cpu) pair whose records form one series.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Group {
@@ -97,6 +142,11 @@ impl<'r> SetKind<'r> {
 #[derive(Debug)]
 pub(crate) struct WorkloadView<'a> {
     pub name: String,
+    /// How titles, notes and file names name the view: the workload, and
+    /// the machine when the report holds several.
+    pub title: String,
+    /// The machine, when the report holds several (see [`Facet`]).
+    pub machine: Option<&'a str>,
     /// Variants in file order (bitbench writes the oracle first). Index =
     /// colour.
     pub variants: Vec<String>,
@@ -110,8 +160,9 @@ pub(crate) struct WorkloadView<'a> {
 }
 
 impl<'a> WorkloadView<'a> {
-    /// Workloads in first-seen order across the sources.
-    pub fn all(sources: &'a [Source]) -> Vec<WorkloadView<'a>> {
+    /// Workloads in first-seen order across the sources (of one machine:
+    /// see [`Facet`]).
+    pub fn of(sources: impl IntoIterator<Item = &'a Source>) -> Vec<WorkloadView<'a>> {
         let mut views: Vec<WorkloadView<'a>> = Vec::new();
         for source in sources {
             let ambiguous = ambiguous_levels(&source.file.records);
@@ -129,6 +180,8 @@ impl<'a> WorkloadView<'a> {
                     None => {
                         views.push(WorkloadView {
                             name: record.workload.clone(),
+                            title: record.workload.clone(),
+                            machine: None,
                             variants: Vec::new(),
                             groups: Vec::new(),
                             several_sources: false,

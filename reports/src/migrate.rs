@@ -4,7 +4,7 @@
 //! bitbench reads every schema an older one wrote. Each step fills what
 //! the newer schema records from what the older file implied.
 
-use crate::results::{Parameter, Record, ResultsFile, SCHEMA};
+use crate::results::{Machine, Parameter, Record, ResultsFile, SCHEMA};
 
 /// Migrates `file` in place, one schema step at a time.
 pub(crate) fn to_current(file: &mut ResultsFile) {
@@ -21,6 +21,13 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
     if file.schema == 3 {
         from_3(&mut file.records);
         file.schema = 4;
+    }
+    // Schema 5 named the machine; older files recorded no host, so the
+    // CPU model is their name (two hosts of one model merge, which is
+    // what those files allowed anyway).
+    if file.schema == 4 {
+        file.machine.name = Machine::name_from(&file.machine.cpu_model);
+        file.schema = 5;
     }
     debug_assert_eq!(file.schema, SCHEMA);
 }

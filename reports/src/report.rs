@@ -5,7 +5,7 @@
 //! uploaded as a CI artifact or pasted into a write-up as is.
 
 use crate::chart::{self, Figure};
-use crate::dataset::{Source, WorkloadView};
+use crate::dataset::{Facet, Source, WorkloadView};
 use crate::interval::{self, Interval};
 use crate::page;
 use crate::plan::{self, LevelTable, Planned, ns};
@@ -29,6 +29,9 @@ pub struct ReportOptions {
 pub struct ChartFile {
     /// Workload the chart belongs to.
     pub workload: String,
+    /// The machine whose results it draws, when the report holds several
+    /// (each machine's charts are drawn apart).
+    pub machine: Option<String>,
     /// Title, also the image's alt text.
     pub title: String,
     /// One or two sentences on what the chart shows.
@@ -83,7 +86,8 @@ pub fn render(
     options: &ReportOptions,
 ) -> Result<Report, ReportError> {
     std::fs::create_dir_all(out).map_err(|e| ReportError::Io(out.to_owned(), e))?;
-    let views = WorkloadView::all(sources);
+    let facets = facet_views(sources);
+    let views = by_workload(&facets);
     let mut skipped = Vec::new();
     for w in &options.expected_workloads {
         if !views.iter().any(|v| v.name == *w) {
@@ -95,9 +99,19 @@ pub fn render(
     if views.is_empty() {
         skipped.push("the results hold no records; no charts".to_owned());
     }
-    let mut charts = Vec::new();
+    let mut charts: Vec<ChartFile> = Vec::new();
     for view in &views {
-        for planned in plan::plan(view, &mut skipped) {
+        for mut planned in plan::plan(view, &mut skipped) {
+            // Two machine names may make one file name ("lab 1", "lab-1").
+            let stem = planned.stem.clone();
+            let mut n = 1;
+            while charts
+                .iter()
+                .any(|c| c.svg == format!("{}.svg", planned.stem))
+            {
+                n += 1;
+                planned.stem = format!("{stem}-{n}");
+            }
             let size = match &planned.figure {
                 Planned::Bars(f) => save(f, out, &planned.stem)?,
                 Planned::Lines(f) => save(f, out, &planned.stem)?,
@@ -106,6 +120,7 @@ pub fn render(
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),
+                machine: view.machine.map(str::to_owned),
                 title: planned.title,
                 caption: planned.caption,
                 svg: format!("{}.svg", planned.stem),
@@ -126,8 +141,8 @@ pub fn render(
         charts,
         skipped,
     };
-    let summary = summary_rows(sources);
-    let levels: Vec<LevelTable> = views.iter().filter_map(plan::level_table).collect();
+    let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v)).collect();
+    let levels: Vec<LevelTable> = views.iter().filter_map(|v| plan::level_table(v)).collect();
     let write = |path: &Path, text: String| {
         std::fs::write(path, text).map_err(|e| ReportError::Io(path.to_owned(), e))
     };
@@ -142,6 +157,24 @@ pub fn render(
     Ok(report)
 }
 
+/// Each machine's workload views (one facet when all share a machine).
+fn facet_views(sources: &[Source]) -> Vec<Vec<WorkloadView<'_>>> {
+    Facet::all(sources).iter().map(Facet::views).collect()
+}
+
+/// Workloads in first-seen order, each followed by its views on the other
+/// machines that measured it, so a page keeps a workload's charts and
+/// summary rows together.
+fn by_workload<'v, 'a>(facets: &'v [Vec<WorkloadView<'a>>]) -> Vec<&'v WorkloadView<'a>> {
+    let mut views: Vec<&WorkloadView<'a>> = Vec::new();
+    for v in facets.iter().flatten() {
+        if !views.iter().any(|seen| seen.name == v.name) {
+            views.extend(facets.iter().flatten().filter(|o| o.name == v.name));
+        }
+    }
+    views
+}
+
 fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
     chart::save(fig, dir, stem).map_err(ReportError::Draw)?;
     Ok(fig.size())
@@ -151,6 +184,8 @@ fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportE
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SummaryRow {
     pub workload: String,
+    /// The machine, when the results hold several: one row per machine.
+    pub machine: Option<String>,
     pub variants: usize,
     pub oracle: String,
     /// The fastest non-oracle variant, if any was timed.
@@ -203,86 +238,81 @@ impl SummaryRow {
 /// A variant's time per element (ns) on each (headline input set, build).
 type Timings<'a> = Vec<((&'a str, usize), f64)>;
 
-/// Per workload, the fastest variant: among the non-oracle variants timed
-/// on the most headline input sets, the one with the least total time per
-/// element over the sets they share (the time to process one element of
-/// each — so a variant that skipped the heavy sets cannot win on the light
-/// ones). Its speedup over the oracle is the geometric mean over the sets
-/// where both were timed.
-pub(crate) fn summary_rows(sources: &[Source]) -> Vec<SummaryRow> {
-    WorkloadView::all(sources)
+/// Per workload (and machine, when the results hold several), the
+/// fastest variant: among the non-oracle variants timed on the most
+/// headline input sets, the one with the least total time per element over
+/// the sets they share (the time to process one element of each — so a
+/// variant that skipped the heavy sets cannot win on the light ones). Its
+/// speedup over the oracle is the geometric mean over the sets where both
+/// were timed.
+fn summary_row(view: &WorkloadView<'_>) -> SummaryRow {
+    let headline = view.summary_sets();
+    let rows: Vec<(&str, usize)> = headline
         .iter()
-        .map(|view| {
-            let headline = view.summary_sets();
-            let rows: Vec<(&str, usize)> = headline
+        .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+        .collect();
+    let names: Vec<&str> = view.variants.iter().map(String::as_str).collect();
+    let oracle = speedup_reference(view.oracle(), &names, &rows, |v, &(s, g)| {
+        view.find(v, s, g, Metric::Time).and_then(ns)
+    })
+    .map_or_else(
+        || view.oracle().unwrap_or("the oracle").to_owned(),
+        |r| r.variant.to_owned(),
+    );
+    let timed = |v: &str| -> Timings<'_> {
+        view.metric(Metric::Time)
+            .filter(|e| e.record.variant == v && headline.contains(&e.record.input_set.as_str()))
+            .filter_map(|e| Some(((e.record.input_set.as_str(), e.group), ns(e.record)?)))
+            .collect()
+    };
+    let timings: Vec<(&String, Timings<'_>)> = view
+        .variants
+        .iter()
+        .filter(|v| **v != oracle)
+        .map(|v| (v, timed(v)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    let most = timings.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
+    let candidates: Vec<_> = timings.iter().filter(|(_, t)| t.len() == most).collect();
+    let shared = |key: &(&str, usize)| {
+        candidates
+            .iter()
+            .all(|(_, t)| t.iter().any(|(k, _)| k == key))
+    };
+    let total = |t: &[((&str, usize), f64)]| -> f64 {
+        t.iter().filter(|(k, _)| shared(k)).map(|(_, ns)| ns).sum()
+    };
+    let fastest = candidates
+        .iter()
+        .min_by(|a, b| total(&a.1).total_cmp(&total(&b.1)))
+        .map(|(v, t)| {
+            let pairs: Vec<(&Record, &Record)> = t
                 .iter()
-                .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+                .filter_map(|((set, group), _)| {
+                    let base = view.find(&oracle, set, *group, Metric::Time)?;
+                    ns(base)?;
+                    Some((base, view.find(v, set, *group, Metric::Time)?))
+                })
                 .collect();
-            let names: Vec<&str> = view.variants.iter().map(String::as_str).collect();
-            let oracle = speedup_reference(view.oracle(), &names, &rows, |v, &(s, g)| {
-                view.find(v, s, g, Metric::Time).and_then(ns)
-            })
-            .map_or_else(
-                || view.oracle().unwrap_or("the oracle").to_owned(),
-                |r| r.variant.to_owned(),
-            );
-            let timed = |v: &str| -> Timings<'_> {
-                view.metric(Metric::Time)
-                    .filter(|e| {
-                        e.record.variant == v && headline.contains(&e.record.input_set.as_str())
-                    })
-                    .filter_map(|e| Some(((e.record.input_set.as_str(), e.group), ns(e.record)?)))
-                    .collect()
-            };
-            let timings: Vec<(&String, Timings<'_>)> = view
-                .variants
-                .iter()
-                .filter(|v| **v != oracle)
-                .map(|v| (v, timed(v)))
-                .filter(|(_, t)| !t.is_empty())
-                .collect();
-            let most = timings.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
-            let candidates: Vec<_> = timings.iter().filter(|(_, t)| t.len() == most).collect();
-            let shared = |key: &(&str, usize)| {
-                candidates
-                    .iter()
-                    .all(|(_, t)| t.iter().any(|(k, _)| k == key))
-            };
-            let total = |t: &[((&str, usize), f64)]| -> f64 {
-                t.iter().filter(|(k, _)| shared(k)).map(|(_, ns)| ns).sum()
-            };
-            let fastest = candidates
-                .iter()
-                .min_by(|a, b| total(&a.1).total_cmp(&total(&b.1)))
-                .map(|(v, t)| {
-                    let pairs: Vec<(&Record, &Record)> = t
-                        .iter()
-                        .filter_map(|((set, group), _)| {
-                            let base = view.find(&oracle, set, *group, Metric::Time)?;
-                            ns(base)?;
-                            Some((base, view.find(v, set, *group, Metric::Time)?))
-                        })
-                        .collect();
-                    let ratios = pairs.iter().filter_map(|(b, r)| Some(ns(b)? / ns(r)?));
-                    Fastest {
-                        variant: (*v).clone(),
-                        speedup: geomean(ratios),
-                        interval: geomean_interval(&view.name, &pairs),
-                        compared: pairs.len(),
-                        timed: t.len(),
-                    }
-                });
-            let count = |s: Status| view.entries.iter().filter(|e| e.record.status == s).count();
-            SummaryRow {
-                workload: view.name.clone(),
-                variants: view.variants.len(),
-                oracle,
-                fastest,
-                errors: count(Status::Error),
-                skipped: count(Status::Skipped),
+            let ratios = pairs.iter().filter_map(|(b, r)| Some(ns(b)? / ns(r)?));
+            Fastest {
+                variant: (*v).clone(),
+                speedup: geomean(ratios),
+                interval: geomean_interval(&view.name, &pairs),
+                compared: pairs.len(),
+                timed: t.len(),
             }
-        })
-        .collect()
+        });
+    let count = |s: Status| view.entries.iter().filter(|e| e.record.status == s).count();
+    SummaryRow {
+        workload: view.name.clone(),
+        machine: view.machine.map(str::to_owned),
+        variants: view.variants.len(),
+        oracle,
+        fastest,
+        errors: count(Status::Error),
+        skipped: count(Status::Skipped),
+    }
 }
 
 /// The 95 % interval of the geometric mean of `base ÷ variant` over
@@ -308,26 +338,43 @@ fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Inte
 /// timed as widely) with its speedup over the oracle (geometric mean over
 /// input sets, with its 95 % interval), and how many records are errors or
 /// skipped.
+///
+/// When the results hold several machines, each workload has a row per
+/// machine, named in a `machine` column: which variant wins where.
 pub fn summary(sources: &[Source]) -> String {
-    let rows = summary_rows(sources);
-    let mut table = vec![[
+    let facets = facet_views(sources);
+    let rows: Vec<SummaryRow> = by_workload(&facets).into_iter().map(summary_row).collect();
+    let machines = rows.iter().any(|r| r.machine.is_some());
+    let mut table = vec![vec![
         "workload".to_owned(),
         "variants".to_owned(),
         "fastest (least total time; geomean speedup over oracle)".to_owned(),
         "errors".to_owned(),
         "skipped".to_owned(),
     ]];
+    if machines {
+        table[0].insert(1, "machine".to_owned());
+    }
     for r in &rows {
         let fastest = r.fastest_text();
-        table.push([
+        let mut row = vec![
             r.workload.clone(),
             r.variants.to_string(),
             fastest,
             r.errors.to_string(),
             r.skipped.to_string(),
-        ]);
+        ];
+        if let Some(m) = &r.machine {
+            row.insert(1, m.clone());
+        }
+        table.push(row);
     }
-    let widths: Vec<usize> = (0..5)
+    // Right-aligned: the counts (columns after the machine's shift by one).
+    let numeric = |c: usize| {
+        c.checked_sub(usize::from(machines))
+            .is_some_and(|k| k == 1 || k >= 3)
+    };
+    let widths: Vec<usize> = (0..table[0].len())
         .map(|c| {
             table
                 .iter()
@@ -343,7 +390,7 @@ pub fn summary(sources: &[Source]) -> String {
             .zip(&widths)
             .enumerate()
             .map(|(c, (cell, w))| {
-                if c == 1 || c >= 3 {
+                if numeric(c) {
                     format!("{cell:>w$}")
                 } else {
                     format!("{cell:<w$}")

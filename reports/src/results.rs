@@ -29,7 +29,10 @@ use std::path::{Path, PathBuf};
 ///    record with its per-level file, which read as two series per level).
 ///    Later, `ab` files added the optional `paired` of B's time records;
 ///    no bump, since older files simply have no paired records.
-pub const SCHEMA: u32 = 4;
+/// 5. the machine has a `name` (`--machine`, by default the hostname and
+///    CPU model): reports facet by it and `compare` matches on it. Older
+///    files are named by their CPU model, which is all they recorded.
+pub const SCHEMA: u32 = 5;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -51,6 +54,11 @@ pub struct ResultsFile {
 /// The machine a run measured.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Machine {
+    /// The name runs on this machine share (`--machine`; by default the
+    /// hostname and CPU model): two hosts with one CPU model stay apart.
+    /// See [`Machine::check_name`] for what a name may hold.
+    #[serde(default)]
+    pub name: String,
     /// CPU model name, e.g. `AMD EPYC 9454P 48-Core Processor`.
     pub cpu_model: String,
     /// CPU feature flags relevant to the kernels (sse4.2, avx2, avx512bw, ...).
@@ -81,6 +89,38 @@ pub struct Machine {
     /// Frequency boost, `on` or `off`; `None`: not readable.
     #[serde(default)]
     pub cpu_boost: Option<String>,
+}
+
+impl Machine {
+    /// Why `name` cannot name a machine, if it cannot: a name is not empty,
+    /// holds no control characters and no `/` (it names a machine's runs
+    /// in stores and file names).
+    pub fn check_name(name: &str) -> Result<(), String> {
+        if name.trim().is_empty() {
+            Err("a machine name must not be empty".to_owned())
+        } else if name.contains('/') {
+            Err("a machine name must not contain '/'".to_owned())
+        } else if name.chars().any(char::is_control) {
+            Err("a machine name must be printable (no control characters)".to_owned())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `text` made a valid name: `/` and control characters become `-`,
+    /// and nothing at all becomes `unknown`.
+    pub fn name_from(text: &str) -> String {
+        let name: String = text
+            .trim()
+            .chars()
+            .map(|c| if c == '/' || c.is_control() { '-' } else { c })
+            .collect();
+        if name.is_empty() {
+            "unknown".to_owned()
+        } else {
+            name
+        }
+    }
 }
 
 /// How the measuring binary was built.
@@ -440,5 +480,17 @@ mod tests {
             err.to_string()
                 .starts_with("x.json: not a bitbench results file")
         );
+    }
+
+    #[test]
+    fn machine_names_are_checked_and_made_from_any_text() {
+        assert!(Machine::check_name("lab-1").is_ok());
+        assert!(Machine::check_name("ci · AMD EPYC (family 25)").is_ok());
+        for bad in ["", "  ", "a/b", "tab\there"] {
+            assert!(Machine::check_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(Machine::name_from(" x86/64\n"), "x86-64");
+        assert_eq!(Machine::name_from(""), "unknown");
+        assert!(Machine::check_name(&Machine::name_from("a/\u{7}b")).is_ok());
     }
 }

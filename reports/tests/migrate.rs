@@ -126,3 +126,29 @@ fn records_without_oracle_or_parameters_draw_what_they_can() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Files from before schema 5 recorded no machine name: they are named by
+/// their CPU model (made a valid name), so reports and `compare` still
+/// tell their machine apart from another CPU's.
+#[test]
+fn older_files_are_named_by_their_cpu_model() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema-1.json");
+    let file = ResultsFile::read(&path).unwrap();
+    assert!(!file.machine.cpu_model.is_empty());
+    assert_eq!(file.machine.name, file.machine.cpu_model);
+
+    let mut v4 = serde_json::to_value(file).unwrap();
+    v4["schema"] = 4.into();
+    v4["machine"]
+        .as_object_mut()
+        .unwrap()
+        .remove("name")
+        .unwrap();
+    v4["machine"]["cpu_model"] = "Vendor CPU 12/24 cores".into();
+    let migrated = ResultsFile::from_json(Path::new("v4.json"), &v4.to_string()).unwrap();
+    assert_eq!(migrated.schema, SCHEMA);
+    assert_eq!(migrated.machine.name, "Vendor CPU 12-24 cores");
+    v4["machine"]["cpu_model"] = "".into();
+    let migrated = ResultsFile::from_json(Path::new("v4.json"), &v4.to_string()).unwrap();
+    assert_eq!(migrated.machine.name, "unknown");
+}

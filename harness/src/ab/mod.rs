@@ -66,6 +66,9 @@ pub struct Options {
     pub format: Format,
     /// Results file; default `results/ab-<timestamp>.json`.
     pub out: Option<PathBuf>,
+    /// The machine's name, for the results file (the driver writes it:
+    /// the builds, maybe older than `--machine`, are never asked).
+    pub machine: String,
 }
 
 /// Measuring time per record when `--seconds` is not given.
@@ -105,7 +108,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         Builds::Binaries(a, b) => build::binaries(a, b)?,
     };
     let (date, stamp) = crate::machine::now();
-    let mut machine = crate::machine::machine();
+    let mut machine = crate::machine::machine(&options.machine);
     let core = child::core();
     let start = |side: Side| -> Build {
         let name = format!("{} ({})", side.label, side.name);

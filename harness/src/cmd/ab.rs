@@ -4,6 +4,7 @@
 use crate::ab::{self, Builds, Options};
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::machine::MachineArg;
 use reports::Metric;
 use reports::compare::Format;
 use std::path::PathBuf;
@@ -48,6 +49,8 @@ pub struct Args {
     /// Results file with both builds' records; default: results/ab-TIMESTAMP.json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    machine: MachineArg,
 }
 
 const AFTER_HELP: &str = "\
@@ -85,6 +88,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         )));
     }
     let options = Options {
+        machine: args.machine.resolve()?,
         builds,
         workloads: args.workloads,
         variants: args.variant,

@@ -8,14 +8,15 @@ use crate::outln;
 use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
 
-/// Benchmarks the workloads and writes one results file; returns its path
-/// and contents. The printed speedups are over `baseline`, or each
-/// workload's oracle.
+/// Benchmarks the workloads and writes one results file, its machine
+/// named `machine`; returns its path and contents. The printed speedups
+/// are over `baseline`, or each workload's oracle.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &BenchOptions,
     out: Option<&Path>,
     baseline: Option<&str>,
+    machine: &str,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
@@ -24,7 +25,7 @@ pub fn run(
     );
     ensure_writable(&path)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = ResultsFile::new(date, command, machine::machine(), machine::build());
+    let mut results = ResultsFile::new(date, command, machine::machine(machine), machine::build());
     for w in workloads {
         let records = w.bench(options)?;
         print_table(*w, &records, baseline);

@@ -12,7 +12,7 @@ use crate::entry::Suite;
 use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::levels::NO_AVX512;
-use crate::machine;
+use crate::machine::{self, MachineArg};
 use crate::outln;
 use reports::{Metric, Record, ResultsFile, Status};
 use std::collections::HashMap;
@@ -47,6 +47,8 @@ pub struct Args {
     /// times as long.
     #[arg(long)]
     cache: bool,
+    #[command(flatten)]
+    machine: MachineArg,
     /// Internal: run one case inside valgrind (what gungraun executes).
     #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
     run_case: Vec<String>,
@@ -57,6 +59,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     if let [workload, variant, set] = args.run_case.as_slice() {
         return counting::run_case(suite.find(workload)?, variant, set, args.seed);
     }
+    let machine = args.machine.resolve()?;
     let selected = suite.select(&args.workloads)?;
     if !args.variant.is_empty() && selected.len() > 1 {
         return Err(Error::usage(
@@ -69,16 +72,25 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         seed: args.seed,
         max_batch: Duration::from_millis(args.max_batch_ms),
     };
-    run(&selected, &options, args.cache, args.out.as_deref()).map(|_| ())
+    run(
+        &selected,
+        &options,
+        args.cache,
+        args.out.as_deref(),
+        &machine,
+    )
+    .map(|_| ())
 }
 
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
-/// writes one results file; returns its path and contents.
+/// writes one results file, its machine named `machine`; returns its path
+/// and contents.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
     cache_sim: bool,
     out: Option<&Path>,
+    machine: &str,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
@@ -129,7 +141,7 @@ pub fn run(
 
     let target_cpu = machine::target_cpu();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = ResultsFile::new(date, command, machine::machine(), build);
+    let mut results = ResultsFile::new(date, command, machine::machine(machine), build);
     for p in planned {
         let key = (p.case.benchmark_id(), p.case.bench_id());
         let outcome = match p.outcome {

@@ -27,7 +27,8 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
         seed,
         ..BenchOptions::default()
     };
-    let (path, mut results) = super::bench::run(all, &options, out, None)?;
+    let machine = crate::machine::default_name();
+    let (path, mut results) = super::bench::run(all, &options, out, None, &machine)?;
     for w in all {
         let sets = w.sweep_sets();
         let default = runnable(&w.variants(), w.default_variant());

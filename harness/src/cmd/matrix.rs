@@ -13,7 +13,7 @@ use crate::entry::{Origin, Suite};
 use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::levels;
-use crate::machine;
+use crate::machine::{self, MachineArg};
 use crate::outln;
 use reports::{Build, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
@@ -42,11 +42,14 @@ pub struct Args {
     /// Output directory; default: results/matrix-TIMESTAMP.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    machine: MachineArg,
 }
 
 /// Runs `bitbench matrix`.
 pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     let levels = levels::parse_list(&args.levels).map_err(Error::usage)?;
+    let machine = args.machine.resolve()?;
     let selected = suite.select(&args.workloads)?;
     let options = MatrixOptions {
         levels,
@@ -56,6 +59,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         workloads: args.workloads,
         seed: args.seed,
         out: args.out,
+        machine,
     };
     run(suite.origin(), &selected, &options).map(|_| ())
 }
@@ -77,6 +81,8 @@ pub struct MatrixOptions {
     pub seed: u64,
     /// Output directory; default `results/matrix-<timestamp>`.
     pub out: Option<PathBuf>,
+    /// The machine's name, recorded by every level's run too.
+    pub machine: String,
 }
 
 /// Builds, runs and merges; returns the merged file's path and contents.
@@ -108,7 +114,7 @@ pub fn run(
         features: Vec::new(),
         profile: "release".to_owned(),
     };
-    let mut merged = ResultsFile::new(date, command, machine::machine(), build);
+    let mut merged = ResultsFile::new(date, command, machine::machine(&options.machine), build);
     for level in &options.levels {
         if let Some(reason) = levels::cannot_run(level) {
             eprintln!("matrix: skipping {level}: {reason}");
@@ -143,7 +149,7 @@ pub fn run(
         if !options.full {
             args.push("--quick".to_owned());
         }
-        run_level(&bitbench, level, &args, options.seed, &bench_out)?;
+        run_level(&bitbench, level, &args, options, &bench_out)?;
         merge(&mut merged, &bench_out, level)?;
 
         if !options.count {
@@ -168,7 +174,7 @@ pub fn run(
             args.push("--cache".to_owned());
         }
         args.extend(options.workloads.iter().cloned());
-        run_level(&bitbench, level, &args, options.seed, &count_out)?;
+        run_level(&bitbench, level, &args, options, &count_out)?;
         merge(&mut merged, &count_out, level)?;
     }
     let path = dir.join("matrix.json");
@@ -266,19 +272,22 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
     }
 }
 
-/// Runs one level's `bitbench` with `args` and `--out`.
+/// Runs one level's `bitbench` with `args`, the seed, the machine's name
+/// and `--out`.
 fn run_level(
     bitbench: &Path,
     level: &str,
     args: &[String],
-    seed: u64,
+    options: &MatrixOptions,
     out: &Path,
 ) -> Result<(), Error> {
     eprintln!("matrix: {level}: {}", args.join(" "));
     let status = Command::new(bitbench)
         .args(args)
         .arg("--seed")
-        .arg(seed.to_string())
+        .arg(options.seed.to_string())
+        .arg("--machine")
+        .arg(&options.machine)
         .arg("--out")
         .arg(out)
         .status()

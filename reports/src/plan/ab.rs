@@ -32,7 +32,7 @@ pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
     if rows.is_empty() {
         return Vec::new();
     }
-    let w = &view.name;
+    let w = &view.title;
     let chart =
         |show: AbShow, stem: &str, title: String, subtitle: &str, caption: &str| PlannedChart {
             stem: format!("{}-{stem}", slug(w)),

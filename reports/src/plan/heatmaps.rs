@@ -25,7 +25,7 @@ fn pairs<'a>(view: &WorkloadView<'a>) -> Vec<(&'a str, &'a str)> {
 /// One heatmap per (pair of parameters, variant, group): time per element
 /// in each cell, rows by the first parameter.
 pub(super) fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     let el = element(view);
     let pairs = pairs(view);
     let mut out = Vec::new();

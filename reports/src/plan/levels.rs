@@ -167,7 +167,7 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
     if !view.several_levels {
         return Vec::new();
     }
-    let w = &view.name;
+    let w = &view.title;
     let (level, base) = baselines(view);
     let all: Vec<usize> = (0..view.groups.len()).collect();
     let mut out = Vec::new();
@@ -279,7 +279,7 @@ pub(crate) fn level_table(view: &WorkloadView<'_>) -> Option<LevelTable> {
         })
         .collect();
     Some(LevelTable {
-        workload: view.name.clone(),
+        workload: view.title.clone(),
         baseline,
         groups: (0..view.groups.len())
             .map(|g| view.group_label(g))

@@ -96,7 +96,7 @@ pub(crate) fn missing(r: &Record) -> Bar {
 
 /// Plans every chart of one workload; pushes what it leaves out to `notes`.
 pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     let mut charts = Vec::new();
     if view.metric(Metric::Time).next().is_none() {
         notes.push(format!("{w}: no timings (metric `time`) in the results; throughput, time and speedup charts skipped"));
@@ -208,7 +208,7 @@ fn quantities(view: &WorkloadView<'_>) -> Vec<Quantity> {
 
 /// The bar chart of a quantity over the plain sets.
 fn quantity_bars(view: &WorkloadView<'_>, q: &Quantity, sets: &[&str]) -> PlannedChart {
-    let w = &view.name;
+    let w = &view.title;
     let chart = bars(view, sets, q.metric, |r, _, _| {
         if !q.holds(r) {
             return None;

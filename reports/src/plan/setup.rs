@@ -11,7 +11,7 @@ use crate::scale::{geomean, parse_time_unit, time_unit};
 /// One bar per variant with a setup record, a category per series group;
 /// `None` when the results hold no setup records.
 pub(super) fn chart(view: &WorkloadView<'_>) -> Option<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     let records: Vec<_> = view.metric(Metric::Setup).collect();
     let setup_ns = |r: &crate::results::Record| -> Option<f64> {
         let (factor, _) = parse_time_unit(&r.unit)?;

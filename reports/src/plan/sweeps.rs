@@ -109,7 +109,7 @@ fn time_lines(
     typical: f64,
     on: impl Fn(&Record) -> bool,
 ) -> PlannedChart {
-    let (w, el) = (&view.name, element(view));
+    let (w, el) = (&view.title, element(view));
     let unit = time_unit(typical);
     let title = format!("{w}: time per {el} against {param}");
     PlannedChart {
@@ -136,7 +136,7 @@ fn throughput_lines(
     typical: f64,
     on: impl Fn(&Record) -> bool,
 ) -> PlannedChart {
-    let (w, el) = (&view.name, element(view));
+    let (w, el) = (&view.title, element(view));
     let (prefix, factor) = rate_prefix(1e9 / typical);
     let title = format!("{w}: throughput against {param}");
     PlannedChart {
@@ -164,7 +164,7 @@ fn speedup_lines(
     param: &str,
     on: impl Fn(&Record) -> bool + Copy,
 ) -> Option<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     let mut sets: Vec<&str> = Vec::new();
     let mut ran: Vec<&str> = Vec::new();
     for e in view.entries.iter().filter(|e| on(e.record)) {
@@ -209,7 +209,7 @@ fn speedup_lines(
 /// A quantity (instructions, cache misses, a counter) against each
 /// parameter its sets sweep alone.
 pub(super) fn quantity(view: &WorkloadView<'_>, q: &Quantity) -> Vec<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     params(view, |r| q.holds(r))
         .into_iter()
         .map(|param| {

@@ -16,7 +16,7 @@ pub(super) fn charts(
     sets: &[&str],
     notes: &mut Vec<String>,
 ) -> Vec<PlannedChart> {
-    let w = &view.name;
+    let w = &view.title;
     let el = element(view);
     if sets.len() > MAX_SETS {
         notes.push(format!(
@@ -142,7 +142,7 @@ pub(super) fn charts(
                 whisker: base_record
                     .filter(|_| r.variant != oracle)
                     .and_then(|br| {
-                        let seed = interval::seed_of(&[w, &oracle, &r.variant, s]);
+                        let seed = interval::seed_of(&[&view.name, &oracle, &r.variant, s]);
                         interval::ratio_interval(&br.rounds, &r.rounds, seed)
                     })
                     .map(|i| (i.low, i.high)),
