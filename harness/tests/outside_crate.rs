@@ -258,6 +258,8 @@ fn an_outside_crate_gets_the_whole_command_line() {
             "matrix",
             "--levels",
             "x86-64-v2",
+            "--machine",
+            "toy-host",
             "--out",
             matrix_dir.to_str().unwrap(),
         ],
@@ -265,6 +267,12 @@ fn an_outside_crate_gets_the_whole_command_line() {
     );
     let (out, err) = text(&matrix);
     assert!(matrix.status.success(), "{out}{err}");
+    // The machine's name reaches the level's own run as well as the merge.
+    for file in ["matrix.json", "bench-x86-64-v2.json"] {
+        let text = std::fs::read_to_string(matrix_dir.join(file)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["machine"]["name"], "toy-host", "{file}");
+    }
     let at_level: Vec<_> = records(&matrix_dir.join("matrix.json"))
         .into_iter()
         .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok" && r["metric"] == "time")
