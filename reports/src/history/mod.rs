@@ -5,6 +5,7 @@
 //! by commit and machine, so later commands can line them up in commit
 //! order, never mixing machines.
 
+pub mod steps;
 pub mod store;
 
 pub use store::{Added, HistoryError, Store, StoredRun, admit, machine_id};

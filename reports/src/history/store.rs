@@ -164,7 +164,8 @@ impl Store {
     pub fn add(&self, run: &ResultsFile, allow_dirty: bool) -> Result<Added, HistoryError> {
         let commit = admit(run, allow_dirty)?;
         let text = content(run);
-        let name = format!("{}-{:016x}.json", date_stamp(&run.date), fnv1a(&text));
+        let hash = crate::interval::seed_of(&[&text]);
+        let name = format!("{}-{hash:016x}.json", date_stamp(&run.date));
         let path = self
             .dir
             .join(&commit)
@@ -250,14 +251,6 @@ fn date_stamp(date: &str) -> String {
     } else {
         stamp
     }
-}
-
-/// 64-bit FNV-1a: stable across Rust releases (unlike `DefaultHasher`), so
-/// a store written by one build is read by the next.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]
