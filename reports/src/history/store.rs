@@ -101,16 +101,12 @@ impl From<ResultsError> for HistoryError {
 /// The one place the key is computed, so when machines get names of their
 /// own only this function changes.
 pub fn machine_id(machine: &Machine) -> String {
-    let mut slug = String::new();
-    for c in machine.cpu_model.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    let slug = if slug.is_empty() { "unknown-cpu" } else { slug };
+    let slug = crate::plan::slug(&machine.cpu_model);
+    let slug = if slug.is_empty() {
+        "unknown-cpu"
+    } else {
+        &slug
+    };
     format!("{slug}-{}c", machine.cores)
 }
 
