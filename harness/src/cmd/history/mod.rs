@@ -76,7 +76,8 @@ struct SeriesArgs {
 }
 
 impl SeriesArgs {
-    /// The selection, its metrics defaulting to `default` when none are named.
+    /// The selection: with no metric named, every metric for a report,
+    /// time and instructions for a gate (as `compare` judges).
     fn selection(&self, by: By, gate: bool) -> Result<Selection, Error> {
         let named: Vec<Metric> = self
             .metric
