@@ -332,3 +332,141 @@ fn line(label: String, mut records: Vec<(usize, &Record)>, metric: Metric, thres
     line.steps = detect(&line.points, metric.exact(), |l| steps::steps(l, threshold));
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interval::Interval;
+    use crate::results::{Machine, ResultsFile};
+
+    fn commits(n: usize) -> Vec<Commit> {
+        (0..n)
+            .map(|i| Commit {
+                sha: format!("{i:040x}"),
+                short: format!("{i:07x}"),
+                subject: format!("change {i}"),
+                date: String::new(),
+            })
+            .collect()
+    }
+
+    /// A run at commit `at` on `machine` with one time record per
+    /// (variant, set, median).
+    fn run(at: usize, machine: &str, records: &[(&str, &str, f64)]) -> StoredRun {
+        let mut file = ResultsFile::default();
+        file.machine = Machine {
+            cpu_model: machine.into(),
+            ..Machine::default()
+        };
+        for &(variant, set, median) in records {
+            file.records.push(Record {
+                workload: "w".into(),
+                variant: variant.into(),
+                input_set: set.into(),
+                unit: "ns/x".into(),
+                median,
+                interval: Some(Interval {
+                    low: median - 1.0,
+                    high: median + 1.0,
+                }),
+                ..Record::default()
+            });
+        }
+        StoredRun {
+            path: format!("{at}.json").into(),
+            commit: format!("{at:040x}"),
+            machine: machine.into(),
+            dirty: false,
+            file,
+        }
+    }
+
+    #[test]
+    fn machines_are_never_mixed_and_left_out_runs_are_counted() {
+        let mut runs = vec![
+            run(0, "a", &[("v", "s", 10.0)]),
+            run(1, "b", &[("v", "s", 20.0)]),
+            run(7, "a", &[("v", "s", 10.0)]),
+        ];
+        let mut dirty = run(1, "a", &[("v", "s", 10.0)]);
+        dirty.dirty = true;
+        runs.push(dirty);
+        let lineup = Lineup::new(&runs, &commits(3), &Selection::default());
+        assert_eq!((lineup.off_branch, lineup.dirty), (1, 1));
+        let machines: Vec<&str> = lineup.trends.iter().map(|t| t.machine.as_str()).collect();
+        assert_eq!(machines, ["a", "b"]);
+        assert!(lineup.trends.iter().all(|t| t.lines[0].points.len() == 1));
+    }
+
+    #[test]
+    fn runs_at_one_commit_combine_to_the_median_and_the_widest_band() {
+        let runs = [
+            run(0, "a", &[("v", "s", 10.0)]),
+            run(0, "a", &[("v", "s", 14.0)]),
+            run(0, "a", &[("v", "s", 11.0)]),
+        ];
+        let lineup = Lineup::new(&runs, &commits(1), &Selection::default());
+        let point = &lineup.trends[0].lines[0].points[0];
+        assert_eq!(
+            (point.value, point.band, point.runs),
+            (11.0, Some((9.0, 15.0)), 3)
+        );
+    }
+
+    #[test]
+    fn lines_are_variants_or_input_sets() {
+        let runs = [run(
+            0,
+            "a",
+            &[("v1", "s1", 1.0), ("v2", "s1", 2.0), ("v1", "s2", 3.0)],
+        )];
+        let by_variant = Lineup::new(&runs, &commits(1), &Selection::default());
+        let shape = |l: &Lineup| -> Vec<(String, Vec<String>)> {
+            l.trends
+                .iter()
+                .map(|t| {
+                    (
+                        t.fixed.clone(),
+                        t.lines.iter().map(|l| l.label.clone()).collect(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            shape(&by_variant),
+            [
+                ("s1".into(), vec!["v1".into(), "v2".into()]),
+                ("s2".into(), vec!["v1".into()])
+            ]
+        );
+        let selection = Selection {
+            by: By::InputSet,
+            ..Selection::default()
+        };
+        let by_set = Lineup::new(&runs, &commits(1), &selection);
+        assert_eq!(
+            shape(&by_set),
+            [
+                ("v1".into(), vec!["s1".into(), "s2".into()]),
+                ("v2".into(), vec!["s1".into()])
+            ]
+        );
+    }
+
+    #[test]
+    fn the_newest_commit_needs_a_run() {
+        let runs: Vec<StoredRun> = (0..4)
+            .map(|i| run(i, "a", &[("v", "s", if i == 3 { 20.0 } else { 10.0 })]))
+            .collect();
+        let selection = Selection::default();
+        assert_eq!(
+            Lineup::new(&runs[..3], &commits(4), &selection).newest(&commits(4), &selection),
+            None
+        );
+        let rows = Lineup::new(&runs, &commits(4), &selection)
+            .newest(&commits(4), &selection)
+            .unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].short.as_str(), rows[0].ratio), ("0000003", 2.0));
+    }
+}
