@@ -353,10 +353,12 @@ mod tests {
     /// A run at commit `at` on `machine` with one time record per
     /// (variant, set, median).
     fn run(at: usize, machine: &str, records: &[(&str, &str, f64)]) -> StoredRun {
-        let mut file = ResultsFile::default();
-        file.machine = Machine {
-            cpu_model: machine.into(),
-            ..Machine::default()
+        let mut file = ResultsFile {
+            machine: Machine {
+                cpu_model: machine.into(),
+                ..Machine::default()
+            },
+            ..ResultsFile::default()
         };
         for &(variant, set, median) in records {
             file.records.push(Record {
