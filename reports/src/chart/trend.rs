@@ -159,6 +159,8 @@ impl Figure for TrendChart {
                 }
             }
         }
+        // Change labels of steps at one boundary stack upwards.
+        let mut labelled: Vec<i32> = Vec::new();
         for l in &self.lines {
             let pts: Vec<(i32, i32)> = l
                 .points
@@ -172,8 +174,16 @@ impl Figure for TrendChart {
             for &(old, new, ratio) in &l.steps {
                 let x = (self.x(old) + self.x(new)) / 2;
                 c.line(vec![(x, y0), (x, y1)], l.color, 2)?;
+                let stacked = labelled.iter().filter(|&&at| at == x).count() as i32;
+                labelled.push(x);
                 let change = format!("{:+.1} %", (ratio - 1.0) * 100.0);
-                c.text(&change, (x + 4, y1 - 12), SMALL, l.color, LEFT)?;
+                c.text(
+                    &change,
+                    (x + 4, y1 - 12 - 16 * stacked),
+                    SMALL,
+                    l.color,
+                    LEFT,
+                )?;
             }
         }
         legend(c, (x1 + 24, TOP_Y), &self.legend_heading, &self.items())
