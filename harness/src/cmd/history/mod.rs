@@ -66,11 +66,12 @@ struct SeriesArgs {
     /// Workloads to include; default: all.
     #[arg(long, num_args = 1..)]
     workload: Vec<String>,
-    /// Metrics to include.
+    /// Metrics to include; default: every metric for `report`, time and
+    /// instructions for `check`.
     #[arg(long, num_args = 1.., value_parser = Metric::ALL.map(Metric::as_str))]
     metric: Vec<String>,
-    /// Percent change a step must exceed; default: 1 for time, 0.1 for
-    /// exact counts (instructions, cache figures).
+    /// Percent change a step must exceed; default: 1 for time and setup,
+    /// 0.1 for exact counts (instructions, cache figures).
     #[arg(long, value_name = "PCT")]
     threshold: Option<f64>,
 }
