@@ -11,6 +11,7 @@ pub mod compare;
 mod dataset;
 pub mod export;
 mod font;
+pub mod history;
 pub mod interval;
 mod migrate;
 pub mod numbers;

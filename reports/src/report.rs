@@ -175,7 +175,7 @@ fn by_workload<'v, 'a>(facets: &'v [Vec<WorkloadView<'a>>]) -> Vec<&'v WorkloadV
     views
 }
 
-fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
+pub(crate) fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
     chart::save(fig, dir, stem).map_err(ReportError::Draw)?;
     Ok(fig.size())
 }
