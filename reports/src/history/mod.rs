@@ -109,6 +109,7 @@ pub fn render(
         charts.push(TrendFile {
             chart: ChartFile {
                 workload: trend.workload.clone(),
+                machine: Some(trend.machine.clone()),
                 title: figure.title.clone(),
                 caption: caption(trend),
                 svg: format!("{stem}.svg"),

@@ -319,7 +319,7 @@ mod tests {
         let Added::New(path) = store.add(&run(Some(sha), Some(false), 1.0), false).unwrap() else {
             panic!("first add must file the run");
         };
-        assert!(path.starts_with(dir.join(sha).join("amd-epyc-9454p-48-core-processor-2c")));
+        assert!(path.starts_with(dir.join(sha).join("lab-1-amd-epyc-9454p")));
         assert_eq!(
             store.add(&run(Some(sha), Some(false), 1.0), false).unwrap(),
             Added::Present(path.clone())
