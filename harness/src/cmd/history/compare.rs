@@ -23,8 +23,8 @@ pub struct Args {
     /// The git repository the revisions are resolved in.
     #[arg(long, value_name = "PATH", default_value = ".")]
     repo: PathBuf,
-    /// The machine (as the store names it) when the runs come from several.
-    #[arg(long, value_name = "ID")]
+    /// The machine's name when the runs come from several.
+    #[arg(long, value_name = "NAME")]
     machine: Option<String>,
     /// Percent change that counts; default: 1 for instructions, 5 for time.
     #[arg(long, value_name = "PCT")]
@@ -70,7 +70,7 @@ pub fn main(args: Args) -> Result<(), Error> {
         .collect();
     if machines.len() > 1 {
         return Err(Error::usage(format!(
-            "{}: the runs come from several machines ({}); pick one with --machine ID",
+            "{}: the runs come from several machines ({}); pick one with --machine NAME",
             args.store.display(),
             machines.into_iter().collect::<Vec<_>>().join(", ")
         )));
