@@ -73,9 +73,7 @@ fn the_image_builds_on_a_dated_nightly_with_build_sh() {
         .filter(|l| !l.trim_start().starts_with('#'))
         .collect();
     assert!(
-        lines
-            .iter()
-            .any(|l| *l == "FROM gcr.io/oss-fuzz-base/base-builder-rust"),
+        lines.contains(&"FROM gcr.io/oss-fuzz-base/base-builder-rust"),
         "{docker}"
     );
     let toolchain = lines
@@ -90,9 +88,7 @@ fn the_image_builds_on_a_dated_nightly_with_build_sh() {
             .eq([true, true, true]);
     assert!(dated, "not a dated nightly: {toolchain}");
     assert!(
-        lines
-            .iter()
-            .any(|l| *l == "COPY .clusterfuzzlite/build.sh $SRC/"),
+        lines.contains(&"COPY .clusterfuzzlite/build.sh $SRC/"),
         "{docker}"
     );
 }
