@@ -209,10 +209,17 @@ const OTHER: &[&str] = &[
 /// knows; `Some(false)` for a name of another architecture.
 pub(crate) fn detected(feature: &str) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(present) = detect_x86(feature) {
-        return Some(present);
-    }
-    (X86.contains(&feature) || OTHER.contains(&feature)).then_some(false)
+    let detect_here = detect_x86;
+    #[cfg(not(target_arch = "x86_64"))]
+    let detect_here = |_: &str| None;
+    known(feature, detect_here)
+}
+
+/// [`detected`] given this architecture's detection (`None` for a name it
+/// does not know): any other name an architecture knows reads as absent.
+fn known(feature: &str, detect_here: impl Fn(&str) -> Option<bool>) -> Option<bool> {
+    detect_here(feature)
+        .or_else(|| (X86.contains(&feature) || OTHER.contains(&feature)).then_some(false))
 }
 
 #[cfg(test)]
@@ -250,5 +257,19 @@ mod tests {
         }
         assert_eq!(detected("avx-2"), None);
         assert_eq!(detected("no-such-feature"), None);
+    }
+
+    #[test]
+    fn x86_names_read_as_absent_on_an_architecture_without_x86_detection() {
+        // What an aarch64 build sees (.ci/aarch64-run runs this build):
+        // every x86 variant unavailable, none an error.
+        for feature in X86 {
+            assert_eq!(known(feature, |_| None), Some(false), "{feature}");
+        }
+        assert_eq!(known("avx-2", |_| None), None);
+        if !cfg!(target_arch = "x86_64") {
+            assert_eq!(detected("avx2"), Some(false));
+            assert_eq!(detected("avx512f"), Some(false));
+        }
     }
 }

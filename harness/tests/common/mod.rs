@@ -3,6 +3,8 @@
 //! Each test binary uses a subset of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod workflow;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

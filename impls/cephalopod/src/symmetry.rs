@@ -97,11 +97,12 @@ pub(crate) fn mirror(b: u32) -> u32 {
 }
 
 /// [`mirror`] as a list of field moves, for vector code that mirrors many
-/// boards at once, and [`canonical`] of a vector of boards.
+/// boards at once, and [`canonical`] of a vector of boards (x86-64 only, as
+/// the vector code is).
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod vector {
-    use crate::packed::field;
-    #[cfg(target_arch = "x86_64")]
-    use crate::{packed::RING_BITS, vector::Lanes};
+    use crate::packed::{RING_BITS, field};
+    use crate::vector::Lanes;
 
     /// The ring fields that stay put.
     pub(crate) const STAYS: u32 = field(0) | field(4);
@@ -118,7 +119,6 @@ pub(crate) mod vector {
     /// [`super::canonical`] of `L::LANES` boards at once, each replaced by
     /// its key `representative << 3 | symmetry`: the 8 images are built and
     /// compared one symmetry at a time, each across all the boards.
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) fn canonical_keys<L: Lanes>(v: L, boards: &mut [u32]) {
         let x = v.load(boards);

@@ -124,20 +124,21 @@ impl Fills {
 /// Run-filling SWAR flood fill.
 #[derive(Clone, Copy, Debug)]
 pub struct Swar {
-    /// Whether the CPU has POPCNT and BMI1/BMI2 (checked once in [`Swar::new`]).
+    /// Whether the CPU has POPCNT and BMI1/BMI2 (checked once in [`Swar::new`]);
+    /// other architectures have no such build.
+    #[cfg(target_arch = "x86_64")]
     fast: bool,
 }
 
 impl Swar {
     /// The labeler, set up to use POPCNT and BMI where the CPU has them.
     pub fn new() -> Swar {
-        #[cfg(target_arch = "x86_64")]
-        let fast = is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2");
-        #[cfg(not(target_arch = "x86_64"))]
-        let fast = false;
-        Swar { fast }
+        Swar {
+            #[cfg(target_arch = "x86_64")]
+            fast: is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("bmi1")
+                && is_x86_feature_detected!("bmi2"),
+        }
     }
 }
 

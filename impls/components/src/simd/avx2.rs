@@ -5,15 +5,12 @@
 use core::arch::x86_64::*;
 
 use super::{Lanes, Pair};
-use crate::{Board, Components, Labeler, Variant};
+use crate::{Board, Components, Labeler};
 
-/// The registry entry.
-pub(crate) const VARIANT: Variant = Variant {
-    name: "avx2",
-    description: "row-major padded bytes, two AVX2 registers of two boards, run-fill rounds; sparse boards to swar",
-    features: &["avx2", "popcnt", "bmi1", "bmi2"],
-    make: || Avx2::new().map(|l| Box::new(l) as Box<dyn Labeler>),
-};
+/// The registry's constructor: [`Avx2::new`], boxed.
+pub(crate) fn make() -> Option<Box<dyn Labeler>> {
+    Avx2::new().map(|l| Box::new(l) as Box<dyn Labeler>)
+}
 
 /// AVX2 labeler; exists only on CPUs with the features.
 #[derive(Clone, Copy, Debug)]

@@ -4,15 +4,12 @@
 use core::arch::x86_64::*;
 
 use super::Lanes;
-use crate::{Board, Components, Labeler, Variant};
+use crate::{Board, Components, Labeler};
 
-/// The registry entry.
-pub(crate) const VARIANT: Variant = Variant {
-    name: "avx512",
-    description: "row-major padded bytes, four boards per AVX-512 register, run-fill rounds; sparse boards to swar",
-    features: &["avx512f", "avx512bw", "popcnt", "bmi1", "bmi2"],
-    make: || Avx512::new().map(|l| Box::new(l) as Box<dyn Labeler>),
-};
+/// The registry's constructor: [`Avx512::new`], boxed.
+pub(crate) fn make() -> Option<Box<dyn Labeler>> {
+    Avx512::new().map(|l| Box::new(l) as Box<dyn Labeler>)
+}
 
 /// AVX-512 labeler; exists only on CPUs with the features.
 #[derive(Clone, Copy, Debug)]

@@ -30,16 +30,38 @@ mod sse;
 
 use crate::Variant;
 
-/// The SIMD variants, in order sse, avx2, avx512 (none off x86-64).
+/// The SIMD variants, in order sse, avx2, avx512. Off x86-64 they are listed
+/// too, unavailable by their x86 feature names, and have no code to make.
 pub(crate) fn variants() -> Vec<Variant> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        vec![sse::VARIANT, avx2::VARIANT, avx512::VARIANT]
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        Vec::new()
-    }
+    vec![
+        Variant {
+            name: "sse",
+            description: "row-major padded bytes, two SSE registers of one board, run-fill rounds; sparse boards to swar",
+            features: &["sse4.1", "popcnt", "bmi1", "bmi2"],
+            #[cfg(target_arch = "x86_64")]
+            make: sse::make,
+            #[cfg(not(target_arch = "x86_64"))]
+            make: || None,
+        },
+        Variant {
+            name: "avx2",
+            description: "row-major padded bytes, two AVX2 registers of two boards, run-fill rounds; sparse boards to swar",
+            features: &["avx2", "popcnt", "bmi1", "bmi2"],
+            #[cfg(target_arch = "x86_64")]
+            make: avx2::make,
+            #[cfg(not(target_arch = "x86_64"))]
+            make: || None,
+        },
+        Variant {
+            name: "avx512",
+            description: "row-major padded bytes, four boards per AVX-512 register, run-fill rounds; sparse boards to swar",
+            features: &["avx512f", "avx512bw", "popcnt", "bmi1", "bmi2"],
+            #[cfg(target_arch = "x86_64")]
+            make: avx512::make,
+            #[cfg(not(target_arch = "x86_64"))]
+            make: || None,
+        },
+    ]
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -3,15 +3,12 @@
 use core::arch::x86_64::*;
 
 use super::{Lanes, Pair};
-use crate::{Board, Components, Labeler, Variant};
+use crate::{Board, Components, Labeler};
 
-/// The registry entry.
-pub(crate) const VARIANT: Variant = Variant {
-    name: "sse",
-    description: "row-major padded bytes, two SSE registers of one board, run-fill rounds; sparse boards to swar",
-    features: &["sse4.1", "popcnt", "bmi1", "bmi2"],
-    make: || Sse::new().map(|l| Box::new(l) as Box<dyn Labeler>),
-};
+/// The registry's constructor: [`Sse::new`], boxed.
+pub(crate) fn make() -> Option<Box<dyn Labeler>> {
+    Sse::new().map(|l| Box::new(l) as Box<dyn Labeler>)
+}
 
 /// SSE4.1 labeler; exists only on CPUs with the features.
 #[derive(Clone, Copy, Debug)]
