@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 pub struct MachineArg {
     /// The name this machine's results go by: reports draw each machine
     /// apart and `compare` refuses two machines' files; no '/'. Default:
-    /// the hostname and CPU model.
+    /// the hostname and CPU model (and the architecture, other than x86-64).
     #[arg(long = "machine", value_name = "NAME")]
     pub name: Option<String>,
 }
@@ -34,13 +34,20 @@ impl MachineArg {
     }
 }
 
-/// This host's name and CPU model, e.g. `ci-7 · AMD EPYC 9454P ...`.
+/// This host's name and CPU model, e.g. `ci-7 · AMD EPYC 9454P ...`, and
+/// the architecture where it is not x86-64: under user-mode emulation
+/// (`qemu-aarch64` on an x86 host) the CPU model read is the host's, and
+/// the emulated run must not pass for a native one.
 pub fn default_name() -> String {
     let (cpu_model, _) = cpu(&std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default());
-    Machine::name_from(&match hostname() {
+    let mut name = match hostname() {
         Some(host) => format!("{host} · {cpu_model}"),
         None => cpu_model,
-    })
+    };
+    if std::env::consts::ARCH != "x86_64" {
+        name = format!("{name} · {}", std::env::consts::ARCH);
+    }
+    Machine::name_from(&name)
 }
 
 /// The hostname, from the kernel, the environment or `uname -n`.
