@@ -154,6 +154,9 @@ enum Command {
     /// Example: bitbench ab main (main against the working tree); exit 1
     /// when a record regressed or an answer changed.
     Ab(cmd::ab::Args),
+    /// Runs kept across commits: `run` measures a range of commits into a
+    /// store, `bisect` finds the commit where a record moved.
+    History(cmd::history::Args),
     /// Internal: answer `ab`'s requests on stdin (line-delimited JSON).
     #[command(hide = true)]
     Serve,
@@ -336,6 +339,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Compare(args) => cmd::compare::main(args)?,
         Command::Export(args) => cmd::export::main(args)?,
         Command::Ab(args) => cmd::ab::main(suite, args)?,
+        Command::History(args) => cmd::history::main(suite, args)?,
         Command::Serve => cmd::serve::main(suite)?,
         Command::Fuzz(args) => cmd::fuzz::main(suite, args)?,
     }

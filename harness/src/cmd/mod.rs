@@ -8,6 +8,7 @@ pub mod compare;
 pub mod count;
 pub mod export;
 pub mod fuzz;
+pub mod history;
 pub mod inputs;
 pub mod list;
 pub mod main_job;
