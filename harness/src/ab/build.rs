@@ -159,7 +159,12 @@ impl<'a> Builder<'a> {
     pub fn sha(&self, rev: &str) -> Result<String, Error> {
         git(
             &self.repo,
-            &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")],
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ],
         )
         .map_err(|_| {
             Error::usage(format!(

@@ -219,6 +219,14 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     outcome.exit()
 }
 
+/// The commit `exe` says it was built from (its serve mode's hello);
+/// `None` for a build without serve mode or not told its commit.
+pub fn build_commit(exe: &Path) -> Option<String> {
+    let mut child = Child::spawn(exe, &exe.display().to_string(), None).ok()?;
+    let hello = child.request::<Hello>(&Request::Hello).ok()?;
+    (hello.commit != "unknown").then_some(hello.commit)
+}
+
 /// One record's time in two builds with serve mode, paired as `ab` pairs
 /// them (after comparing their answers): `ab`'s row for it, judged alone.
 /// `record` is (workload, variant, input set); `Err` (usage) when a build

@@ -44,7 +44,9 @@ pub fn commits(builder: &Builder<'_>, command: &str, range: &str) -> Result<Vec<
             .git(&["rev-list", "--first-parent", "--reverse", range, "--"])
             .map_err(|why| {
                 let why = why.lines().next().unwrap_or("unknown to git").to_owned();
-                Error::usage(format!("{command}: '{range}' is not a range of commits: {why}"))
+                Error::usage(format!(
+                    "{command}: '{range}' is not a range of commits: {why}"
+                ))
             })?
             .lines()
             .map(str::to_owned)
@@ -53,7 +55,9 @@ pub fn commits(builder: &Builder<'_>, command: &str, range: &str) -> Result<Vec<
         vec![builder.sha(range)?]
     };
     if shas.is_empty() {
-        return Err(Error::usage(format!("{command}: '{range}' holds no commit")));
+        return Err(Error::usage(format!(
+            "{command}: '{range}' holds no commit"
+        )));
     }
     shas.into_iter()
         .map(|sha| {
@@ -86,16 +90,12 @@ pub fn refuse_too_old(builder: &Builder<'_>, command: &str, commit: &Commit) -> 
     Ok(())
 }
 
-/// Refuses a build that does not hold its own commit: its program was built
-/// with a bitbench older than [`OLDEST_SUPPORTED`] (or is none), so its
-/// results files would not say which commit they measured. The commit is
-/// read in the user's crate (`main!`) and kept as a string, so a build
-/// that records it contains its 40 hex digits.
+/// Refuses a build that does not say which commit it was built from: a
+/// program built with a bitbench older than [`OLDEST_SUPPORTED`] (which
+/// brought serve mode and the build-time commit together), or none, whose
+/// results files would not name their commit.
 pub fn refuse_unrecorded(command: &str, commit: &Commit, built: &Built) -> Result<(), Error> {
-    let bytes = std::fs::read(&built.exe)
-        .map_err(|e| Error::usage(format!("{command}: {}: {e}", built.exe.display())))?;
-    let sha = commit.sha.as_bytes();
-    if bytes.windows(sha.len()).any(|w| w == sha) {
+    if crate::ab::build_commit(&built.exe).as_deref() == Some(commit.sha.as_str()) {
         return Ok(());
     }
     Err(Error::usage(format!(

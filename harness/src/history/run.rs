@@ -70,8 +70,8 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
     for commit in &commits {
         super::refuse_too_old(builder, COMMAND, commit)?;
     }
-    let store = Store::open(&options.store)
-        .map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))?;
+    let store =
+        Store::open(&options.store).map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))?;
     let uncounted = if options.count {
         crate::ab::count_tools()
     } else {
