@@ -64,12 +64,12 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         "time" => Metric::Time,
         _ => Metric::Instructions,
     };
-    if metric == Metric::Instructions {
-        if let Some(why) = crate::ab::count_tools() {
-            return Err(Error::usage(format!(
-                "history bisect: instructions cannot be counted here ({why}); try --metric time"
-            )));
-        }
+    if metric == Metric::Instructions
+        && let Some(why) = crate::ab::count_tools()
+    {
+        return Err(Error::usage(format!(
+            "history bisect: instructions cannot be counted here ({why}); try --metric time"
+        )));
     }
     let builder = Builder::open(suite.origin(), "history bisect")?;
     let options = Options {
