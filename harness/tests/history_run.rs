@@ -193,7 +193,7 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     // Bisect base..last (3 commits): base, last, then 2 halvings, all
     // built already.
     let metric = if counted { "instructions" } else { "time" };
-    let bisect = |good: &str, bad: &str| {
+    let bisect = |good: &str, bad: &str, metric: &str| {
         history(
             &driver,
             &dir,
@@ -216,7 +216,7 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
             ],
         )
     };
-    let o = bisect(&base, &last);
+    let o = bisect(&base, &last, metric);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
     assert!(
@@ -236,8 +236,18 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
             "{sha}: {out}"
         );
     }
+    // Paired time finds it too (the first search did when uncounted).
+    if counted {
+        let o = bisect(&base, &last, "time");
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}{err}");
+        assert!(
+            out.contains(&format!("first moved: {} the loop twice", &planted[..10])),
+            "{out}{err}"
+        );
+    }
     // From the planted commit on nothing moves: exit 1, said so.
-    let o = bisect(&planted, &last);
+    let o = bisect(&planted, &last, metric);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
     assert!(out.contains("did not move beyond 10%"), "{out}{err}");
