@@ -12,7 +12,7 @@ use std::fmt::Write;
 /// Most not-measured records listed individually on a page.
 const MAX_LISTED: usize = 60;
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -20,7 +20,7 @@ fn esc(s: &str) -> String {
 }
 
 /// Markdown table cell: no pipes or newlines.
-fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 

@@ -142,7 +142,7 @@ pub fn render(
     Ok(report)
 }
 
-fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
+pub(crate) fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
     chart::save(fig, dir, stem).map_err(ReportError::Draw)?;
     Ok(fig.size())
 }

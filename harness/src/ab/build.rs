@@ -394,7 +394,7 @@ pub fn working_tree_commit(dir: &Path) -> Option<(String, String)> {
 }
 
 /// `git ARGS` in `dir`, its trimmed stdout, or `Err` with its stderr.
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+pub fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)

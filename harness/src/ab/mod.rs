@@ -16,7 +16,7 @@ mod pairs;
 mod stats;
 mod table;
 
-pub use build::{Builder, Built, Side, working_tree_commit};
+pub use build::{Builder, Built, Side, git, working_tree_commit};
 pub use table::{Outcome, Row};
 
 use crate::entry::Suite;

@@ -131,3 +131,19 @@ pub fn build_outside(dir: &Path, name: &str) -> PathBuf {
         .join("release")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// `git ARGS` in `dir` with a fixed author, its trimmed stdout; panics
+/// when git fails. For tests that build a fixture repository.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "bitbench test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "bitbench test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    stdout(&out).trim().to_owned()
+}

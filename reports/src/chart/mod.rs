@@ -8,6 +8,7 @@ pub(crate) mod ab;
 pub(crate) mod bars;
 pub(crate) mod heatmap;
 pub(crate) mod lines;
+pub(crate) mod trend;
 
 use crate::font::FAMILY;
 use crate::palette::{GRID, INK};

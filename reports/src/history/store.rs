@@ -58,6 +58,9 @@ pub enum HistoryError {
     /// The run was measured on a tree with uncommitted changes; names the
     /// run and its commit.
     Dirty(String, String),
+    /// The run holds records of several builds (an `ab` file: A and B);
+    /// names the run and the builds.
+    Mixed(String, Vec<String>),
     /// The store holds a different run under the name this one hashes to.
     Collision(PathBuf),
 }
@@ -77,6 +80,11 @@ impl fmt::Display for HistoryError {
             HistoryError::Dirty(run, commit) => write!(
                 f,
                 "{run}: measured on commit {commit} with uncommitted changes; pass --allow-dirty to file it anyway"
+            ),
+            HistoryError::Mixed(run, sources) => write!(
+                f,
+                "{run}: holds the records of several builds ({}); a store keeps one build's run per commit, so file each build's own results",
+                sources.join(", ")
             ),
             HistoryError::Collision(path) => write!(
                 f,
@@ -101,22 +109,19 @@ impl From<ResultsError> for HistoryError {
 /// The one place the key is computed, so when machines get names of their
 /// own only this function changes.
 pub fn machine_id(machine: &Machine) -> String {
-    let mut slug = String::new();
-    for c in machine.cpu_model.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    let slug = if slug.is_empty() { "unknown-cpu" } else { slug };
+    let slug = crate::plan::slug(&machine.cpu_model);
+    let slug = if slug.is_empty() {
+        "unknown-cpu"
+    } else {
+        &slug
+    };
     format!("{slug}-{}c", machine.cores)
 }
 
-/// Checks that `run` may be filed: it names a commit hash and, unless
-/// `allow_dirty`, was measured on a clean tree (an unknown dirty flag, as
-/// in files older than the flag, is taken as clean). Returns the commit.
+/// Checks that `run` may be filed: it names a commit hash, holds one
+/// build's records (not an `ab` file's two) and, unless `allow_dirty`, was
+/// measured on a clean tree (an unknown dirty flag, as in files older
+/// than the flag, is taken as clean). Returns the commit.
 ///
 /// Separate from [`Store::add`] so a command filing several runs can check
 /// all of them before writing any.
@@ -129,6 +134,16 @@ pub fn admit(run: &ResultsFile, allow_dirty: bool) -> Result<String, HistoryErro
     let hex = commit.len() >= 7 && commit.len() <= 64;
     if !hex || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(HistoryError::BadCommit(name(), commit.to_owned()));
+    }
+    let mut sources: Vec<String> = run
+        .records
+        .iter()
+        .filter_map(|r| r.source.clone())
+        .collect();
+    sources.sort();
+    sources.dedup();
+    if sources.len() > 1 {
+        return Err(HistoryError::Mixed(name(), sources));
     }
     if run.machine.git_dirty == Some(true) && !allow_dirty {
         return Err(HistoryError::Dirty(name(), commit.to_owned()));
@@ -164,7 +179,8 @@ impl Store {
     pub fn add(&self, run: &ResultsFile, allow_dirty: bool) -> Result<Added, HistoryError> {
         let commit = admit(run, allow_dirty)?;
         let text = content(run);
-        let name = format!("{}-{:016x}.json", date_stamp(&run.date), fnv1a(&text));
+        let hash = crate::interval::seed_of(&[&text]);
+        let name = format!("{}-{hash:016x}.json", date_stamp(&run.date));
         let path = self
             .dir
             .join(&commit)
@@ -252,14 +268,6 @@ fn date_stamp(date: &str) -> String {
     }
 }
 
-/// 64-bit FNV-1a: stable across Rust releases (unlike `DefaultHasher`), so
-/// a store written by one build is read by the next.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,6 +345,12 @@ mod tests {
                 "{commit:?}"
             );
         }
+        let mut ab = run(Some("abcdef0"), Some(false), 1.0);
+        ab.records.push(ab.records[0].clone());
+        ab.records[0].source = Some("A old".into());
+        ab.records[1].source = Some("B new".into());
+        let err = admit(&ab, true).unwrap_err();
+        assert!(err.to_string().contains("A old, B new"), "{err}");
         let dirty = run(Some("abcdef0"), Some(true), 1.0);
         let err = admit(&dirty, false).unwrap_err();
         assert!(err.to_string().contains("--allow-dirty"), "{err}");
