@@ -14,7 +14,10 @@
 //! every copy of the tree shares one set of artifacts for it, and its
 //! freshness check looks at the files of the copy built first. So before
 //! each build the workspace's own packages are cleaned (`cargo clean -p`):
-//! they are rebuilt, the registry dependencies are not.
+//! they are rebuilt, the registry dependencies are not. And after it too:
+//! a build of the working tree itself into the same target directory
+//! (`CARGO_TARGET_DIR`) would otherwise find the copy's artifacts fresh and
+//! keep them, silently running a revision's code.
 
 use crate::entry::Origin;
 use crate::error::Error;
@@ -290,6 +293,9 @@ impl<'a> Builder<'a> {
                 kept.display()
             ))
         })?;
+        // Cleaned again so that the program's own next build in a shared
+        // target directory does not take the copy's artifacts for its own.
+        self.clean_members(src);
         Ok(seconds)
     }
 }
