@@ -158,7 +158,8 @@ enum Command {
     /// Example: bitbench ab main (main against the working tree); exit 1
     /// when a record regressed or an answer changed.
     Ab(cmd::ab::Args),
-    /// Keep runs in a store and follow them over commits: add, report, check, compare.
+    /// Keep runs in a store and follow them over commits: add, report, check,
+    /// compare; run measures a range of commits, bisect finds where a record moved.
     ///
     /// Example: bitbench history add results/*.json --store history; then
     /// bitbench history report --store history --out history-report.
@@ -354,7 +355,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Compare(args) => cmd::compare::main(args)?,
         Command::Export(args) => cmd::export::main(args)?,
         Command::Ab(args) => cmd::ab::main(suite, args)?,
-        Command::History(command) => cmd::history::main(command)?,
+        Command::History(command) => cmd::history::main(suite, command)?,
         Command::Serve => cmd::serve::main(suite)?,
         Command::Fuzz(args) => cmd::fuzz::main(suite, args)?,
     }

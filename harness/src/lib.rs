@@ -57,6 +57,7 @@ mod cmd;
 mod features;
 mod fuzz_replay;
 mod guard;
+mod history;
 mod levels;
 mod machine;
 mod out;

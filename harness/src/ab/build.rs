@@ -1,5 +1,6 @@
-//! The two builds of an A/B: git revisions built once and kept, or given
-//! binaries.
+//! Builds of git revisions, each built once and kept: the two sides of an
+//! A/B (or two given binaries), the commits `history run` and `history
+//! bisect` measure.
 //!
 //! A revision is exported (`git archive`) and built with cargo for the
 //! program's own package and binary ([`Origin`]), in one target directory
@@ -13,7 +14,10 @@
 //! every copy of the tree shares one set of artifacts for it, and its
 //! freshness check looks at the files of the copy built first. So before
 //! each build the workspace's own packages are cleaned (`cargo clean -p`):
-//! they are rebuilt, the registry dependencies are not.
+//! they are rebuilt, the registry dependencies are not. And after it too:
+//! a build of the working tree itself into the same target directory
+//! (`CARGO_TARGET_DIR`) would otherwise find the copy's artifacts fresh and
+//! keep them, silently running a revision's code.
 
 use crate::entry::Origin;
 use crate::error::Error;
@@ -63,41 +67,22 @@ pub fn binaries(a: &Path, b: &Path) -> Result<(Side, Side), Error> {
 
 /// Builds revision `base` as A and `head` (default: the working tree) as B.
 pub fn revisions(origin: &Origin, base: &str, head: Option<&str>) -> Result<(Side, Side), Error> {
-    let manifest = Path::new(origin.manifest_dir);
-    let repo = git(manifest, &["rev-parse", "--show-toplevel"]).map_err(|_| {
-        Error::usage(format!(
-            "ab: {} is not in a git repository; compare builds with --binaries A B",
-            manifest.display()
-        ))
-    })?;
-    let repo = PathBuf::from(repo);
-    let within = manifest
-        .canonicalize()
-        .ok()
-        .and_then(|m| {
-            let root = repo.canonicalize().ok()?;
-            m.strip_prefix(root).ok().map(Path::to_owned)
-        })
-        .unwrap_or_default();
-    let dir = ab_dir(origin)?;
-    let builder = Builder {
-        origin,
-        repo,
-        within,
-        target: std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| dir.join("build"), PathBuf::from),
-        dir,
-    };
-    let a = builder.revision("A", base)?;
+    let builder = Builder::open(origin, "ab")
+        .map_err(|e| Error::usage(format!("{e}; compare builds with --binaries A B")))?;
+    let a = builder.revision(base)?.side("A");
     let b = match head {
-        Some(head) => builder.revision("B", head)?,
+        Some(head) => builder.revision(head)?.side("B"),
         None => builder.working_tree("B")?,
     };
     Ok((a, b))
 }
 
-struct Builder<'a> {
+/// Builds revisions of the program's repository, each once: a build is
+/// kept and reused by every later run, of `ab` or of any other command.
+pub struct Builder<'a> {
     origin: &'a Origin,
+    /// The command the messages name (`ab`, `history run`).
+    command: &'static str,
     repo: PathBuf,
     /// The package's directory inside the repository.
     within: PathBuf,
@@ -107,15 +92,87 @@ struct Builder<'a> {
     dir: PathBuf,
 }
 
-impl Builder<'_> {
-    fn sha(&self, rev: &str) -> Result<String, Error> {
+/// One built revision.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The full commit.
+    pub sha: String,
+    /// `REV (sha10)`, for people.
+    pub name: String,
+    /// The kept executable.
+    pub exe: PathBuf,
+    /// How long its build took; `None`: a kept build was reused.
+    pub seconds: Option<f64>,
+}
+
+impl Built {
+    fn side(self, label: &'static str) -> Side {
+        Side {
+            label,
+            name: self.name,
+            exe: self.exe,
+        }
+    }
+}
+
+impl<'a> Builder<'a> {
+    /// The builder of `origin`'s repository; `command` prefixes its messages.
+    /// `Err` when the program is not in a git repository.
+    pub fn open(origin: &'a Origin, command: &'static str) -> Result<Builder<'a>, Error> {
+        let manifest = Path::new(origin.manifest_dir);
+        let repo = git(manifest, &["rev-parse", "--show-toplevel"]).map_err(|_| {
+            Error::usage(format!(
+                "{command}: {} is not in a git repository",
+                manifest.display()
+            ))
+        })?;
+        let repo = PathBuf::from(repo);
+        let within = manifest
+            .canonicalize()
+            .ok()
+            .and_then(|m| {
+                let root = repo.canonicalize().ok()?;
+                m.strip_prefix(root).ok().map(Path::to_owned)
+            })
+            .unwrap_or_default();
+        let dir = ab_dir(origin)?;
+        Ok(Builder {
+            origin,
+            command,
+            repo,
+            within,
+            target: std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| dir.join("build"), PathBuf::from),
+            dir,
+        })
+    }
+
+    /// `<target>/bitbench-ab`, where the builds are kept.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `git ARGS` in the program's repository: its trimmed stdout, or
+    /// `Err` with its stderr.
+    pub fn git(&self, args: &[&str]) -> Result<String, String> {
+        git(&self.repo, args)
+    }
+
+    /// The full commit `rev` names; `Err` (usage) naming `rev` when none.
+    pub fn sha(&self, rev: &str) -> Result<String, Error> {
         git(
             &self.repo,
-            &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ],
         )
         .map_err(|_| {
             Error::usage(format!(
-                "ab: '{rev}' is not a commit of {}",
+                "{}: '{rev}' is not a commit of {}",
+                self.command,
                 self.repo.display()
             ))
         })
@@ -129,30 +186,39 @@ impl Builder<'_> {
         ))
     }
 
-    fn revision(&self, label: &'static str, rev: &str) -> Result<Side, Error> {
+    /// Revision `rev`, its kept build or a new one; `Err` (usage) when it
+    /// is no commit or does not build.
+    pub fn revision(&self, rev: &str) -> Result<Built, Error> {
         let sha = self.sha(rev)?;
         let name = format!("{rev} ({})", &sha[..sha.len().min(10)]);
         let exe = self.kept(&sha);
+        let mut seconds = None;
         if !exe.is_file() {
             let src = self.dir.join("src").join(&sha);
             if !src.join(".exported").is_file() {
                 export(&self.repo, &sha, &src).map_err(|e| {
                     Error::usage(format!(
-                        "ab: cannot export {name} to {}: {e}",
+                        "{}: cannot export {name} to {}: {e}",
+                        self.command,
                         src.display()
                     ))
                 })?;
             }
-            self.build(&name, &src.join(&self.within), &sha, false, &exe)?;
+            seconds = Some(self.build(&name, &src.join(&self.within), &sha, false, &exe)?);
         }
-        Ok(Side { label, name, exe })
+        Ok(Built {
+            sha,
+            name,
+            exe,
+            seconds,
+        })
     }
 
     fn working_tree(&self, label: &'static str) -> Result<Side, Error> {
         let sha = self.sha("HEAD")?;
         let dirty = working_tree_commit(&self.repo).is_some_and(|(_, dirty)| dirty == "true");
         if !dirty {
-            let mut side = self.revision(label, "HEAD")?;
+            let mut side = self.revision("HEAD")?.side(label);
             side.name = format!("working tree ({})", &sha[..sha.len().min(10)]);
             return Ok(side);
         }
@@ -161,7 +227,8 @@ impl Builder<'_> {
         let src = self.dir.join("src").join(&key);
         copy_tree(&self.repo, &src).map_err(|e| {
             Error::usage(format!(
-                "ab: cannot copy the {name} to {}: {e}",
+                "{}: cannot copy the {name} to {}: {e}",
+                self.command,
                 src.display()
             ))
         })?;
@@ -172,6 +239,7 @@ impl Builder<'_> {
 
     /// `cargo build --release` of the program in `src`, with the commit
     /// passed on for `main!` to record; the binary is copied to `kept`.
+    /// Returns the build's seconds.
     fn build(
         &self,
         name: &str,
@@ -179,8 +247,9 @@ impl Builder<'_> {
         sha: &str,
         dirty: bool,
         kept: &Path,
-    ) -> Result<(), Error> {
-        eprintln!("ab: building {name}");
+    ) -> Result<f64, Error> {
+        let command = self.command;
+        eprintln!("{command}: building {name}");
         let started = std::time::Instant::now();
         self.clean_members(src);
         let out = Command::new(crate::cmd::matrix::cargo())
@@ -192,7 +261,7 @@ impl Builder<'_> {
             .env("BITBENCH_BUILD_DIRTY", dirty.to_string())
             .stdout(Stdio::null())
             .output()
-            .map_err(|e| Error::usage(format!("ab: cannot run cargo: {e}")))?;
+            .map_err(|e| Error::usage(format!("{command}: cannot run cargo: {e}")))?;
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             let why = stderr
@@ -200,7 +269,7 @@ impl Builder<'_> {
                 .find(|l| l.starts_with("error"))
                 .unwrap_or_else(|| stderr.lines().last().unwrap_or("cargo failed"));
             return Err(Error::usage(format!(
-                "ab: revision {name} does not build: {why}"
+                "{command}: revision {name} does not build: {why}"
             )));
         }
         let built = self.target.join("release").join(format!(
@@ -215,17 +284,19 @@ impl Builder<'_> {
             std::fs::copy(&built, &tmp)?;
             std::fs::rename(&tmp, kept)
         };
-        eprintln!(
-            "ab: built {name} in {:.0} s",
-            started.elapsed().as_secs_f64()
-        );
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("{command}: built {name} in {seconds:.0} s");
         copy().map_err(|e| {
             Error::usage(format!(
-                "ab: {name}: cannot keep {} as {}: {e}",
+                "{command}: {name}: cannot keep {} as {}: {e}",
                 built.display(),
                 kept.display()
             ))
-        })
+        })?;
+        // Cleaned again so that the program's own next build in a shared
+        // target directory does not take the copy's artifacts for its own.
+        self.clean_members(src);
+        Ok(seconds)
     }
 }
 

@@ -11,12 +11,12 @@
 
 mod build;
 mod child;
-mod oneshot;
+pub mod oneshot;
 mod pairs;
 mod stats;
 mod table;
 
-pub use build::{Side, git, working_tree_commit};
+pub use build::{Builder, Built, Side, git, working_tree_commit};
 pub use table::{Outcome, Row};
 
 use crate::entry::Suite;
@@ -81,6 +81,16 @@ struct Build {
 }
 
 impl Build {
+    /// Starts `side`'s serve-mode child, pinned to `core`; without one (a
+    /// build from before serve mode) the build still runs its subcommands.
+    fn start(side: Side, core: Option<usize>) -> Build {
+        let name = format!("{} ({})", side.label, side.name);
+        let child = Child::spawn(&side.exe, &name, core)
+            .ok()
+            .and_then(|mut c| c.request::<Hello>(&Request::Hello).ok().map(|h| (c, h)));
+        Build { side, child }
+    }
+
     /// Ends the child, if any (before counting: valgrind needs the core
     /// more than an idle child).
     fn stop(self) -> Side {
@@ -110,15 +120,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let (date, stamp) = crate::machine::now();
     let mut machine = crate::machine::machine(&options.machine);
     let core = child::core();
-    let start = |side: Side| -> Build {
-        let name = format!("{} ({})", side.label, side.name);
-        let child = Child::spawn(&side.exe, &name, core)
-            .ok()
-            .and_then(|mut c| c.request::<Hello>(&Request::Hello).ok().map(|h| (c, h)));
-        Build { side, child }
-    };
-    let mut a = start(a);
-    let mut b = start(b);
+    let mut a = Build::start(a, core);
+    let mut b = Build::start(b, core);
     let planned = plan(suite, options, &a, &b)?;
     let threshold = |m| {
         options
@@ -219,9 +222,74 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     outcome.exit()
 }
 
+/// The commit `exe` says it was built from (its serve mode's hello);
+/// `None` for a build without serve mode or not told its commit.
+pub fn build_commit(exe: &Path) -> Option<String> {
+    let mut child = Child::spawn(exe, &exe.display().to_string(), None).ok()?;
+    let hello = child.request::<Hello>(&Request::Hello).ok()?;
+    (hello.commit != "unknown").then_some(hello.commit)
+}
+
+/// One record's time in two builds with serve mode, paired as `ab` pairs
+/// them (after comparing their answers): `ab`'s row for it, judged alone.
+/// `record` is (workload, variant, input set); `Err` (usage) when a build
+/// has no serve mode or does not know the record.
+pub fn paired_time(
+    sides: [Side; 2],
+    record: [&str; 3],
+    seed: u64,
+    budget: Duration,
+    threshold: f64,
+    files: &Path,
+) -> Result<Row, Error> {
+    let [workload, variant, set] = record;
+    let core = child::core();
+    let [a, b] = sides;
+    let (mut a, mut b) = (Build::start(a, core), Build::start(b, core));
+    let mut unit = None;
+    for build in [&a, &b] {
+        let Some((_, hello)) = &build.child else {
+            return Err(Error::usage(format!(
+                "{} has no serve mode, which paired time needs",
+                build.side.name
+            )));
+        };
+        unit = hello
+            .workloads
+            .iter()
+            .find(|w| w.name == workload)
+            .map(|w| w.unit.clone());
+    }
+    let p = Planned {
+        workload: workload.to_owned(),
+        variant: variant.to_owned(),
+        set: set.to_owned(),
+        unit: unit.ok_or_else(|| Error::usage(format!("unknown workload '{workload}'")))?,
+    };
+    let mut row = match answers(&p, seed, &mut a, &mut b, files) {
+        Err(Verdict::NotComparable(why)) => return Err(Error::usage(why)),
+        Err(verdict) | Ok(Compared::Differ(verdict, _)) => {
+            let mut row = Row::new(&p, "answers", "");
+            row.verdict = verdict;
+            return Ok(row);
+        }
+        Ok(Compared::Agree(elements)) => time(
+            &p,
+            elements,
+            [&mut a, &mut b],
+            budget,
+            threshold,
+            files,
+            &mut Vec::new(),
+        )?,
+    };
+    holm(std::slice::from_mut(&mut row));
+    Ok(row)
+}
+
 /// The default threshold of `ab`: 1 % for time too, since pairing makes
 /// a 1 % change visible.
-fn default_threshold_ab(metric: Metric) -> f64 {
+pub fn default_threshold_ab(metric: Metric) -> f64 {
     match metric {
         Metric::Time => 1.0,
         m => default_threshold(m),
@@ -553,7 +621,7 @@ fn holm(rows: &mut [Row]) {
 }
 
 /// Why instructions cannot be counted here, if they cannot.
-fn count_tools() -> Option<String> {
+pub fn count_tools() -> Option<String> {
     #[cfg(feature = "count")]
     return crate::counting::check_tools().err();
     #[cfg(not(feature = "count"))]

@@ -68,14 +68,21 @@ pub fn measure(
     out: &Path,
 ) -> Result<ResultsFile, Error> {
     let seed = seed.to_string();
-    let out_text = out.to_string_lossy();
     let mut args: Vec<&str> = subcommand.to_vec();
     args.push(workload);
     args.push("--variant");
     args.extend(variants.iter().map(String::as_str));
     args.push("--inputs");
     args.extend(sets.iter().map(String::as_str));
-    args.extend(["--seed", &seed, "--out", &out_text]);
+    args.extend(["--seed", &seed]);
+    results(exe, &args, out)
+}
+
+/// `exe ARGS --out FILE`, then the results file it wrote.
+pub fn results(exe: &Path, args: &[&str], out: &Path) -> Result<ResultsFile, Error> {
+    let out_text = out.to_string_lossy();
+    let mut args = args.to_vec();
+    args.extend(["--out", &out_text]);
     run(exe, &args)?;
     Ok(ResultsFile::read(out)?)
 }

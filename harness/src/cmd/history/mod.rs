@@ -1,5 +1,7 @@
 //! `bitbench history`: keep runs in a store, draw them over commits, find
-//! the steps, gate the newest commit, compare two stored commits.
+//! the steps, gate the newest commit, compare two stored commits; measure
+//! a range of commits into a store, bisect to the commit where a record
+//! moved (builds as `ab` makes them, see [`crate::history`]).
 //!
 //! The store, series, steps and pages live in [`reports::history`]; this
 //! module reads git (the branch's first-parent order, revisions) and turns
@@ -7,11 +9,14 @@
 //! revision, 1 when `check` or `compare` finds a regression.
 
 mod add;
+mod bisect;
 mod check;
 mod compare;
 mod report;
+mod run;
 
 use crate::ab::git;
+use crate::entry::Suite;
 use crate::error::Error;
 use reports::Metric;
 use reports::history::{By, Commit, Selection, Store, StoredRun};
@@ -38,11 +43,19 @@ pub enum Command {
     /// Compare the stored runs of two revisions as `compare` does; exit 1
     /// on a regression.
     Compare(compare::Args),
+    /// Build and measure every commit of a range (its first-parent line)
+    /// and file the runs in a store.
+    Run(run::Args),
+    /// Find the first commit on GOOD..BAD where one record moved beyond a
+    /// threshold, in about log2(n) builds.
+    Bisect(bisect::Args),
 }
 
 /// Runs `bitbench history`.
-pub fn main(command: Command) -> Result<(), Error> {
+pub fn main(suite: &Suite, command: Command) -> Result<(), Error> {
     match command {
+        Command::Run(args) => run::main(suite, args),
+        Command::Bisect(args) => bisect::main(suite, args),
         Command::Add(args) => add::main(args),
         Command::Report(args) => report::main(args),
         Command::Check(args) => check::main(args),
