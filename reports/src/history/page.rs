@@ -52,7 +52,7 @@ pub fn steps(rows: &[StepRow], format: Format) -> String {
                     m,
                     "| `{}` {} | {} | {} | {} | {} |",
                     s.short,
-                    cell(&s.subject),
+                    cell(&headline(&s.subject)),
                     cell(&s.machine),
                     cell(&record(s)),
                     cell(&change(s)),
@@ -116,7 +116,7 @@ pub(crate) fn html(report: &HistoryReport, commits: &[Commit], options: &History
                 h,
                 "<tr><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                 commit(&s.commit, &s.short),
-                esc(&s.subject),
+                esc(&headline(&s.subject)),
                 esc(&s.machine),
                 esc(&record(s)),
                 esc(&change(s)),
@@ -203,7 +203,7 @@ pub(crate) fn markdown(report: &HistoryReport, options: &HistoryOptions) -> Stri
             let _ = writeln!(
                 m,
                 "| {sha} {} | {} on {} | {} | {} |",
-                cell(&s.subject),
+                cell(&headline(&s.subject)),
                 cell(&record(s)),
                 cell(&s.machine),
                 cell(&change(s)),
@@ -224,4 +224,27 @@ pub(crate) fn markdown(report: &HistoryReport, options: &HistoryOptions) -> Stri
         );
     }
     m
+}
+
+/// A commit subject cut to a table cell's width: step tables name the
+/// commit, the commits table (and each chart column's tooltip) keeps the
+/// whole line.
+fn headline(subject: &str) -> String {
+    const WIDTH: usize = 60;
+    match subject.char_indices().nth(WIDTH) {
+        Some((cut, _)) => format!("{}…", subject[..cut].trim_end()),
+        None => subject.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::headline;
+
+    #[test]
+    fn long_subjects_are_cut_at_a_character() {
+        assert_eq!(headline("ab: say how long"), "ab: say how long");
+        let long = "é".repeat(70);
+        assert_eq!(headline(&long), format!("{}…", "é".repeat(60)));
+    }
 }
