@@ -207,37 +207,24 @@ fn history_files_draws_finds_the_step_and_gates_the_newest_commit() {
     std::fs::write(&foreign, "{\"name\": \"not a results file\"}").unwrap();
     let fresh = dir.join("fresh.json");
     run(&shas[11], 99, false, 1.0).write(&fresh).unwrap();
-    let err = refused(&[
-        "history",
-        "add",
-        "--store",
-        store_s,
-        dirty.to_str().unwrap(),
-    ]);
+    // `history add` of `files`, refused.
+    let add_refused = |files: &[&Path]| {
+        let mut args = vec!["history", "add", "--store", store_s];
+        args.extend(files.iter().map(|f| f.to_str().unwrap()));
+        refused(&args)
+    };
+    let err = add_refused(&[&dirty]);
     assert!(
         err.contains("dirty.json") && err.contains("--allow-dirty"),
         "{err}"
     );
-    let err = refused(&[
-        "history",
-        "add",
-        "--store",
-        store_s,
-        unknown.to_str().unwrap(),
-    ]);
+    let err = add_refused(&[&unknown]);
     assert!(
         err.contains("unknown.json") && err.contains("commit"),
         "{err}"
     );
     for bad in [&corrupt, &foreign] {
-        let err = refused(&[
-            "history",
-            "add",
-            "--store",
-            store_s,
-            fresh.to_str().unwrap(),
-            bad.to_str().unwrap(),
-        ]);
+        let err = add_refused(&[&fresh, bad]);
         assert!(
             err.contains(bad.file_name().unwrap().to_str().unwrap()),
             "{err}"
