@@ -15,9 +15,7 @@
 
 mod common;
 
-use common::{
-    build_outside, git, loop_fixture, target_dir, text, tool_missing, write_outside_manifest,
-};
+use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -36,14 +34,10 @@ fn commit(dir: &Path, body: &str, message: &str) -> String {
 }
 
 fn ab(driver: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(driver)
+    loop_fixture::command(driver, dir)
         .arg("ab")
         .args(args)
         .args(["--seconds", "1", "--threshold", "3"])
-        .current_dir(dir)
-        .env("CI", "1")
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_NET_OFFLINE", "true")
         .output()
         .expect("the fixture runs")
 }
@@ -64,11 +58,8 @@ fn verdict<'a>(out: &'a str, metric: &str) -> Option<&'a str> {
 #[test]
 fn ab_judges_instructions_answers_and_time_of_two_commits() {
     let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_outside_manifest(&dir, "abfix", &["count"]);
+    loop_fixture::init(&dir, "abfix");
     std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
-    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
-    git(&dir, &["init", "-q"]);
     let base = commit(&dir, BASE, "base");
     let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
     let slower = commit(&dir, THREE_TIMES, "three times slower");

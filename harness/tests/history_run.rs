@@ -16,13 +16,11 @@
 
 mod common;
 
-use common::{
-    build_outside, git, loop_fixture, target_dir, text, tool_missing, write_outside_manifest,
-};
+use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
 use reports::history::Store;
 use reports::{Metric, Status};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const BASE: &str = "black_box(walk(black_box(x)))";
 /// The loop twice, the same answers: twice the instructions.
@@ -40,13 +38,9 @@ fn commit(dir: &Path, main: &str, body: &str, comment: &str, message: &str) -> S
 }
 
 fn history(driver: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(driver)
+    loop_fixture::command(driver, dir)
         .arg("history")
         .args(args)
-        .current_dir(dir)
-        .env("CI", "1")
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_NET_OFFLINE", "true")
         .output()
         .expect("the fixture runs")
 }
@@ -54,10 +48,7 @@ fn history(driver: &Path, dir: &Path, args: &[&str]) -> Output {
 #[test]
 fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     let dir = std::env::temp_dir().join(format!("bitbench-history-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_outside_manifest(&dir, "histfix", &["count"]);
-    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
-    git(&dir, &["init", "-q"]);
+    loop_fixture::init(&dir, "histfix");
     let program = "bitbench::main!(histfix::Steps);\n";
     let before = commit(&dir, "fn main() {}\n", BASE, "", "no bitbench program yet");
     let base = commit(&dir, program, BASE, "", "base");

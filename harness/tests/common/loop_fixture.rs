@@ -1,7 +1,34 @@
-//! The library of the fixture crates that `ab` and `history` build at
-//! several commits: one workload, a uniform dependent loop over a word,
-//! whose `answer` each commit rewrites. One source for both tests, so a
-//! change to the `Workload` trait is mended once.
+//! The fixture crate that the `ab` and `history` tests build at several
+//! commits: one workload, a uniform dependent loop over a word, whose
+//! `answer` each commit rewrites; its repository, and how its binary is
+//! run. One source for both tests, so a change to the `Workload` trait is
+//! mended once.
+
+use super::{git, target_dir, write_outside_manifest};
+use std::path::Path;
+use std::process::Command;
+
+/// Makes `dir` an empty git repository of the fixture crate `name`
+/// (bitbench with `count`, `target/` ignored); `src/` is left to the commits.
+pub fn init(dir: &Path, name: &str) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    write_outside_manifest(dir, name, &["count"]);
+    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
+    git(dir, &["init", "-q"]);
+}
+
+/// The fixture's binary `driver` to run in `dir`: progress bars off,
+/// offline, and its revision builds sharing this workspace's target
+/// directory.
+pub fn command(driver: &Path, dir: &Path) -> Command {
+    let mut command = Command::new(driver);
+    command
+        .current_dir(dir)
+        .env("CI", "1")
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_NET_OFFLINE", "true");
+    command
+}
 
 /// The fixture's `src/lib.rs`: `walk` runs the loop `steps` times, the
 /// benchmark batch is `batch` inputs, and `answer(x: u64) -> u64` has the
