@@ -15,57 +15,9 @@
 
 mod common;
 
-use common::{build_outside, tool_missing, write_outside_manifest};
-use std::path::{Path, PathBuf};
+use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// The fixture; `ANSWER` is replaced by each commit's body of `answer`.
-const LIB: &str = r#"
-use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
-use std::hint::black_box;
-
-/// A uniform dependent loop over one word.
-pub struct Steps;
-
-const STEPS: u64 = 2000;
-
-fn walk(mut x: u64) -> u64 {
-    for _ in 0..STEPS {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) ^ (x >> 29);
-    }
-    x
-}
-
-fn answer(x: u64) -> u64 {
-    ANSWER
-}
-
-impl Workload for Steps {
-    type Input = u64;
-    type Output = u64;
-    fn name(&self) -> &'static str { "steps" }
-    fn description(&self) -> &'static str { "a dependent loop" }
-    fn unit(&self) -> &'static str { "words" }
-    fn variants(&self) -> Vec<VariantInfo> { vec![VariantInfo::new("loop", "the loop", &[])] }
-    fn default_variant(&self) -> &'static str { "loop" }
-    fn solver(&self, v: &str) -> Option<Box<dyn Solve<u64, u64>>> {
-        (v == "loop").then(|| Box::new(|x: &u64| answer(*x)) as Box<dyn Solve<u64, u64>>)
-    }
-    fn input_sets(&self) -> Vec<InputSet> { vec![InputSet::new("random", "random words")] }
-    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-    fn bench_batch(&self, _quick: bool) -> usize { 256 }
-    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-        Ok((0..n as u64).map(|i| (i + seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
-    }
-    fn parse_input(&self, text: &str) -> Result<u64, String> {
-        text.parse().map_err(|e| format!("'{text}': {e}"))
-    }
-    fn format_input(&self, x: &u64) -> String { x.to_string() }
-    fn format_output(&self, x: &u64) -> String { x.to_string() }
-    fn same(&self, a: &u64, b: &u64) -> bool { a == b }
-}
-"#;
 
 const BASE: &str = "let _ = black_box(0); walk(x)";
 /// Every third input's answer changes.
@@ -74,51 +26,18 @@ const CHANGED_ANSWER: &str = "let r = walk(x); if x % 3 == 0 { r ^ 1 } else { r 
 /// the instructions.
 const THREE_TIMES: &str = "let mut r = 0; for _ in 0..3 { r = black_box(walk(black_box(x))); } r";
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "ab test")
-        .env("GIT_AUTHOR_EMAIL", "ab@example.invalid")
-        .env("GIT_COMMITTER_NAME", "ab test")
-        .env("GIT_COMMITTER_EMAIL", "ab@example.invalid")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", text(&out).1);
-    text(&out).0.trim().to_owned()
-}
-
 fn commit(dir: &Path, body: &str, message: &str) -> String {
-    std::fs::write(dir.join("src/lib.rs"), LIB.replace("ANSWER", body)).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), loop_fixture::lib(2000, 256, body)).unwrap();
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", message]);
     git(dir, &["rev-parse", "HEAD"])
 }
 
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-/// This workspace's target directory, which the fixture's builds share.
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    )
-}
-
 fn ab(driver: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(driver)
+    loop_fixture::command(driver, dir)
         .arg("ab")
         .args(args)
         .args(["--seconds", "1", "--threshold", "3"])
-        .current_dir(dir)
-        .env("CI", "1")
-        .env("CARGO_TARGET_DIR", target())
-        .env("CARGO_NET_OFFLINE", "true")
         .output()
         .expect("the fixture runs")
 }
@@ -139,11 +58,8 @@ fn verdict<'a>(out: &'a str, metric: &str) -> Option<&'a str> {
 #[test]
 fn ab_judges_instructions_answers_and_time_of_two_commits() {
     let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_outside_manifest(&dir, "abfix", &["count"]);
+    loop_fixture::init(&dir, "abfix");
     std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
-    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
-    git(&dir, &["init", "-q"]);
     let base = commit(&dir, BASE, "base");
     let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
     let slower = commit(&dir, THREE_TIMES, "three times slower");
@@ -223,7 +139,7 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
     }
 
     // Two kept builds, no git: copied where no repository is.
-    let kept = target().join("bitbench-ab");
+    let kept = target_dir().join("bitbench-ab");
     let loose = std::env::temp_dir().join(format!("bitbench-ab-loose-{}", std::process::id()));
     std::fs::create_dir_all(&loose).unwrap();
     let (a, b) = (loose.join("a"), loose.join("b"));

@@ -123,6 +123,15 @@ fn listing(dir: &Path) -> Vec<(PathBuf, u64)> {
     out
 }
 
+/// An empty commit `message` in `repo`, and its clean run `n` (alpha
+/// `planted` times slower) written to `path`; returns the commit.
+fn commit_with_run(repo: &Path, message: &str, n: usize, planted: f64, path: &Path) -> String {
+    git(repo, &["commit", "-q", "--allow-empty", "-m", message]);
+    let sha = git(repo, &["rev-parse", "HEAD"]);
+    run(&sha, n, false, planted).write(path).unwrap();
+    sha
+}
+
 fn run_ok(args: &[&str]) -> Output {
     let out = bitbench(args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
@@ -147,20 +156,14 @@ fn history_files_draws_finds_the_step_and_gates_the_newest_commit() {
     let mut shas = Vec::new();
     let mut files = Vec::new();
     for n in 1..=12 {
-        git(
-            &repo,
-            &[
-                "commit",
-                "-q",
-                "--allow-empty",
-                "-m",
-                &format!("change {n}"),
-            ],
-        );
-        let sha = git(&repo, &["rev-parse", "HEAD"]);
         let path = dir.join(format!("run-{n}.json"));
-        run(&sha, n, false, 1.0).write(&path).unwrap();
-        shas.push(sha);
+        shas.push(commit_with_run(
+            &repo,
+            &format!("change {n}"),
+            n,
+            1.0,
+            &path,
+        ));
         files.push(path.to_str().unwrap().to_owned());
     }
     let store = dir.join("store");
@@ -204,37 +207,24 @@ fn history_files_draws_finds_the_step_and_gates_the_newest_commit() {
     std::fs::write(&foreign, "{\"name\": \"not a results file\"}").unwrap();
     let fresh = dir.join("fresh.json");
     run(&shas[11], 99, false, 1.0).write(&fresh).unwrap();
-    let err = refused(&[
-        "history",
-        "add",
-        "--store",
-        store_s,
-        dirty.to_str().unwrap(),
-    ]);
+    // `history add` of `files`, refused.
+    let add_refused = |files: &[&Path]| {
+        let mut args = vec!["history", "add", "--store", store_s];
+        args.extend(files.iter().map(|f| f.to_str().unwrap()));
+        refused(&args)
+    };
+    let err = add_refused(&[&dirty]);
     assert!(
         err.contains("dirty.json") && err.contains("--allow-dirty"),
         "{err}"
     );
-    let err = refused(&[
-        "history",
-        "add",
-        "--store",
-        store_s,
-        unknown.to_str().unwrap(),
-    ]);
+    let err = add_refused(&[&unknown]);
     assert!(
         err.contains("unknown.json") && err.contains("commit"),
         "{err}"
     );
     for bad in [&corrupt, &foreign] {
-        let err = refused(&[
-            "history",
-            "add",
-            "--store",
-            store_s,
-            fresh.to_str().unwrap(),
-            bad.to_str().unwrap(),
-        ]);
+        let err = add_refused(&[&fresh, bad]);
         assert!(
             err.contains(bad.file_name().unwrap().to_str().unwrap()),
             "{err}"
@@ -356,19 +346,8 @@ fn history_files_draws_finds_the_step_and_gates_the_newest_commit() {
     run_ok(&["history", "check", "--store", store_s, "--repo", repo_s]);
     for (branch, planted) in [("slower", 1.15), ("same", 1.0)] {
         git(&repo, &["checkout", "-q", "-b", branch, &shas[11]]);
-        git(
-            &repo,
-            &[
-                "commit",
-                "-q",
-                "--allow-empty",
-                "-m",
-                &format!("change 13 {branch}"),
-            ],
-        );
-        let sha = git(&repo, &["rev-parse", "HEAD"]);
         let path = dir.join(format!("run-13-{branch}.json"));
-        run(&sha, 13, false, planted).write(&path).unwrap();
+        commit_with_run(&repo, &format!("change 13 {branch}"), 13, planted, &path);
         run_ok(&["history", "add", "--store", store_s, path.to_str().unwrap()]);
     }
     let check = |branch: &str, format: &str| {

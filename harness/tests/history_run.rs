@@ -16,110 +16,31 @@
 
 mod common;
 
-use common::{build_outside, tool_missing, write_outside_manifest};
+use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
 use reports::history::Store;
 use reports::{Metric, Status};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// The fixture; `BODY` is replaced by each commit's body of `answer`.
-const LIB: &str = r#"
-use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
-use std::hint::black_box;
-
-/// A uniform dependent loop over one word.
-pub struct Steps;
-
-fn walk(mut x: u64) -> u64 {
-    for _ in 0..1000 {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) ^ (x >> 29);
-    }
-    x
-}
-
-fn answer(x: u64) -> u64 {
-    BODY
-}
-
-impl Workload for Steps {
-    type Input = u64;
-    type Output = u64;
-    fn name(&self) -> &'static str { "steps" }
-    fn description(&self) -> &'static str { "a dependent loop" }
-    fn unit(&self) -> &'static str { "words" }
-    fn variants(&self) -> Vec<VariantInfo> { vec![VariantInfo::new("loop", "the loop", &[])] }
-    fn default_variant(&self) -> &'static str { "loop" }
-    fn solver(&self, v: &str) -> Option<Box<dyn Solve<u64, u64>>> {
-        (v == "loop").then(|| Box::new(|x: &u64| answer(*x)) as Box<dyn Solve<u64, u64>>)
-    }
-    fn input_sets(&self) -> Vec<InputSet> { vec![InputSet::new("random", "random words")] }
-    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["random".into()] }
-    fn check_sets(&self) -> Vec<String> { vec!["random".into()] }
-    fn bench_batch(&self, _quick: bool) -> usize { 64 }
-    fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
-        Ok((0..n as u64).map(|i| (i + seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
-    }
-    fn parse_input(&self, text: &str) -> Result<u64, String> {
-        text.parse().map_err(|e| format!("'{text}': {e}"))
-    }
-    fn format_input(&self, x: &u64) -> String { x.to_string() }
-    fn format_output(&self, x: &u64) -> String { x.to_string() }
-    fn same(&self, a: &u64, b: &u64) -> bool { a == b }
-}
-"#;
+use std::path::Path;
+use std::process::Output;
 
 const BASE: &str = "black_box(walk(black_box(x)))";
 /// The loop twice, the same answers: twice the instructions.
 const TWICE: &str = "let _ = black_box(walk(black_box(x))); black_box(walk(black_box(x)))";
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "history test")
-        .env("GIT_AUTHOR_EMAIL", "history@example.invalid")
-        .env("GIT_COMMITTER_NAME", "history test")
-        .env("GIT_COMMITTER_EMAIL", "history@example.invalid")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", text(&out).1);
-    text(&out).0.trim().to_owned()
-}
-
 /// Commits `src/main.rs` and `src/lib.rs` (the fixture with `body`, and
 /// `comment` appended); returns the commit.
 fn commit(dir: &Path, main: &str, body: &str, comment: &str, message: &str) -> String {
     std::fs::write(dir.join("src/main.rs"), main).unwrap();
-    let lib = LIB.replace("BODY", body) + comment;
+    let lib = loop_fixture::lib(1000, 64, body) + comment;
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", message]);
     git(dir, &["rev-parse", "HEAD"])
 }
 
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-/// This workspace's target directory, which the fixture's builds share.
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    )
-}
-
 fn history(driver: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(driver)
+    loop_fixture::command(driver, dir)
         .arg("history")
         .args(args)
-        .current_dir(dir)
-        .env("CI", "1")
-        .env("CARGO_TARGET_DIR", target())
-        .env("CARGO_NET_OFFLINE", "true")
         .output()
         .expect("the fixture runs")
 }
@@ -127,10 +48,7 @@ fn history(driver: &Path, dir: &Path, args: &[&str]) -> Output {
 #[test]
 fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     let dir = std::env::temp_dir().join(format!("bitbench-history-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_outside_manifest(&dir, "histfix", &["count"]);
-    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
-    git(&dir, &["init", "-q"]);
+    loop_fixture::init(&dir, "histfix");
     let program = "bitbench::main!(histfix::Steps);\n";
     let before = commit(&dir, "fn main() {}\n", BASE, "", "no bitbench program yet");
     let base = commit(&dir, program, BASE, "", "base");
@@ -279,7 +197,7 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
         runs.len()
     );
 
-    let kept = target().join("bitbench-ab");
+    let kept = target_dir().join("bitbench-ab");
     for sha in [&before, &base, &c1, &planted, &last] {
         std::fs::remove_dir_all(kept.join(sha)).ok();
         std::fs::remove_dir_all(kept.join("src").join(sha)).ok();

@@ -20,6 +20,18 @@ pub struct Args {
     base: PathBuf,
     /// The results file to judge.
     new: PathBuf,
+    #[command(flatten)]
+    verdicts: VerdictArgs,
+    /// Compare files whose CPU model, rustc, profile or target-cpu differ
+    /// (refused by default: the difference would be the machine's).
+    #[arg(long)]
+    allow_mismatch: bool,
+}
+
+/// The flags of the verdicts, shared with `history compare`, which judges
+/// through [`run`] too.
+#[derive(clap::Args, Debug)]
+pub struct VerdictArgs {
     /// Percent change that counts; default: 1 for instructions, 5 for time.
     #[arg(long, value_name = "PCT")]
     threshold: Option<f64>,
@@ -32,10 +44,26 @@ pub struct Args {
     /// pull-request comment) or JSON.
     #[arg(long, default_value = "text", value_parser = ["text", "markdown", "json"])]
     format: String,
-    /// Compare files whose CPU model, rustc, profile or target-cpu differ
-    /// (refused by default: the difference would be the machine's).
-    #[arg(long)]
-    allow_mismatch: bool,
+}
+
+impl VerdictArgs {
+    /// The options these flags ask for; `allow_mismatch` as given.
+    pub fn options(&self, allow_mismatch: bool) -> Options {
+        Options {
+            metrics: self
+                .metric
+                .iter()
+                .filter_map(|m| Metric::parse(m))
+                .collect(),
+            threshold_pct: self.threshold,
+            format: match self.format.as_str() {
+                "markdown" => Format::Markdown,
+                "json" => Format::Json,
+                _ => Format::Text,
+            },
+            allow_mismatch,
+        }
+    }
 }
 
 /// What `compare` should do.
@@ -53,22 +81,7 @@ pub struct Options {
 
 /// Runs `bitbench compare`.
 pub fn main(args: Args) -> Result<(), Error> {
-    let metrics = args
-        .metric
-        .iter()
-        .filter_map(|m| Metric::parse(m))
-        .collect();
-    let format = match args.format.as_str() {
-        "markdown" => Format::Markdown,
-        "json" => Format::Json,
-        _ => Format::Text,
-    };
-    let options = Options {
-        metrics,
-        threshold_pct: args.threshold,
-        format,
-        allow_mismatch: args.allow_mismatch,
-    };
+    let options = args.verdicts.options(args.allow_mismatch);
     run(&args.base, &args.new, &options)
 }
 

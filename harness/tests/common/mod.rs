@@ -3,6 +3,7 @@
 //! Each test binary uses a subset of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod loop_fixture;
 pub mod workflow;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,11 @@ pub fn bitbench(args: &[&str]) -> Output {
         .env("CI", "1")
         .output()
         .expect("bitbench runs")
+}
+
+/// The stdout and stderr of `o`, as text.
+pub fn text(o: &Output) -> (String, String) {
+    (stdout(o), stderr(o))
 }
 
 /// The entries of `bitbench list --json`.
@@ -70,6 +76,15 @@ pub fn tool_missing(program: &str) -> bool {
         .map_or(true, |o| !o.status.success())
 }
 
+/// This workspace's target directory (`CARGO_TARGET_DIR` where set), which
+/// the builds of crates outside it share.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        PathBuf::from,
+    )
+}
+
 /// Writes the manifest of a crate outside this workspace at `dir`: package
 /// `name`, bitbench by path without its default features (plus `features`),
 /// its own `[workspace]` table and this workspace's release profile, with
@@ -113,9 +128,7 @@ lto = "thin"
 /// crate and the library (with its own features) compile. Returns the
 /// path of its binary `name`.
 pub fn build_outside(dir: &Path, name: &str) -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| workspace.join("target"), PathBuf::from);
+    let target = target_dir();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args(["build", "--release", "--bins", "--offline"])

@@ -52,9 +52,10 @@ impl Job {
     }
 }
 
-/// The jobs under `jobs:`, in order.
-pub fn jobs(yaml: &str) -> Vec<Job> {
-    let mut jobs: Vec<Job> = Vec::new();
+/// The lines of the top-level section `key` (say `jobs:`), with their
+/// indent, blank and comment lines left out: what `jobs` and `events` read.
+fn section<'a>(yaml: &'a str, key: &str) -> Vec<(usize, &'a str)> {
+    let mut lines = Vec::new();
     let mut inside = false;
     for line in yaml.lines() {
         let indent = line.len() - line.trim_start().len();
@@ -63,13 +64,19 @@ pub fn jobs(yaml: &str) -> Vec<Job> {
             continue;
         }
         if indent == 0 {
-            inside = text == "jobs:";
-            continue;
+            inside = text == key;
+        } else if inside {
+            lines.push((indent, line));
         }
-        if !inside {
-            continue;
-        }
-        match text.strip_suffix(':') {
+    }
+    lines
+}
+
+/// The jobs under `jobs:`, in order.
+pub fn jobs(yaml: &str) -> Vec<Job> {
+    let mut jobs: Vec<Job> = Vec::new();
+    for (indent, line) in section(yaml, "jobs:") {
+        match line.trim().strip_suffix(':') {
             Some(id) if indent == 2 => jobs.push(Job {
                 id: id.to_owned(),
                 text: String::new(),
@@ -86,21 +93,11 @@ pub fn jobs(yaml: &str) -> Vec<Job> {
 
 /// The keys of the top-level `on:` map: the events that start the workflow.
 pub fn events(yaml: &str) -> Vec<String> {
-    let mut events = Vec::new();
-    let mut inside = false;
-    for line in yaml.lines() {
-        let indent = line.len() - line.trim_start().len();
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        if indent == 0 {
-            inside = text == "on:";
-        } else if inside && indent == 2 {
-            events.push(text.trim_end_matches(':').to_owned());
-        }
-    }
-    events
+    section(yaml, "on:")
+        .into_iter()
+        .filter(|&(indent, _)| indent == 2)
+        .map(|(_, line)| line.trim().trim_end_matches(':').to_owned())
+        .collect()
 }
 
 /// Every value of `key: value` lines in `text` (list items' too), unquoted.

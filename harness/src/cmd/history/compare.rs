@@ -2,10 +2,8 @@
 //! `compare` (same verdicts, tables and exit codes), one machine at a time.
 
 use super::{resolve, runs};
-use crate::cmd::compare::{Options, run};
+use crate::cmd::compare::{VerdictArgs, run};
 use crate::error::Error;
-use reports::Metric;
-use reports::compare::Format;
 use reports::history::StoredRun;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -26,15 +24,8 @@ pub struct Args {
     /// The machine's name when the runs come from several.
     #[arg(long, value_name = "NAME")]
     machine: Option<String>,
-    /// Percent change that counts; default: 1 for instructions, 5 for time.
-    #[arg(long, value_name = "PCT")]
-    threshold: Option<f64>,
-    /// Metrics to compare; default: time and instructions.
-    #[arg(long, num_args = 1.., value_parser = Metric::ALL.map(Metric::as_str))]
-    metric: Vec<String>,
-    /// Output: an aligned table, Markdown or JSON.
-    #[arg(long, default_value = "text", value_parser = ["text", "markdown", "json"])]
-    format: String,
+    #[command(flatten)]
+    verdicts: VerdictArgs,
 }
 
 /// Runs `bitbench history compare`: where a commit has several runs on
@@ -81,19 +72,6 @@ pub fn main(args: Args) -> Result<(), Error> {
             .map(|r| r.path.clone())
             .expect("checked above: at least one run")
     };
-    let options = Options {
-        metrics: args
-            .metric
-            .iter()
-            .filter_map(|m| Metric::parse(m))
-            .collect(),
-        threshold_pct: args.threshold,
-        format: match args.format.as_str() {
-            "markdown" => Format::Markdown,
-            "json" => Format::Json,
-            _ => Format::Text,
-        },
-        allow_mismatch: false,
-    };
+    let options = args.verdicts.options(false);
     run(&newest(&base_runs), &newest(&new_runs), &options)
 }
