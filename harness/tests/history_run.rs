@@ -69,7 +69,14 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     let o = history(
         &driver,
         &dir,
-        &["run", &range, "--store", store.to_str().unwrap()],
+        &[
+            "run",
+            &range,
+            "--store",
+            store.to_str().unwrap(),
+            "--machine",
+            "fixture-box",
+        ],
     );
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
@@ -92,6 +99,7 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
         let mine: Vec<_> = runs.iter().filter(|r| r.commit == *sha).collect();
         assert_eq!(mine.len(), per_commit, "{sha}: {runs:?}");
         assert!(mine.iter().all(|r| !r.dirty));
+        assert!(mine.iter().all(|r| r.machine == "fixture-box"), "{mine:?}");
     }
     if counted {
         let instructions = |sha: &str| {

@@ -34,6 +34,8 @@ pub struct Options {
     pub count: bool,
     /// File runs of dirty trees too.
     pub allow_dirty: bool,
+    /// The machine's name every run is filed under (see `measure`).
+    pub machine: String,
 }
 
 /// What happened to one commit.
@@ -147,7 +149,10 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
     })
 }
 
-/// `exe SUBCOMMAND [WORKLOAD...] [--inputs SET...] --out FILE`.
+/// `exe SUBCOMMAND [WORKLOAD...] [--inputs SET...] --out FILE`, its results
+/// named for `options.machine`: the builds are not asked (those older than
+/// `--machine` name themselves by their CPU model), so one range is one
+/// machine's series.
 fn measure(
     exe: &Path,
     subcommand: &[&str],
@@ -160,5 +165,7 @@ fn measure(
         args.push("--inputs");
         args.extend(options.sets.iter().map(String::as_str));
     }
-    oneshot::results(exe, &args, out)
+    let mut file = oneshot::results(exe, &args, out)?;
+    file.machine.name.clone_from(&options.machine);
+    Ok(file)
 }

@@ -5,6 +5,7 @@ use crate::ab::Builder;
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::history::run::{self, Options};
+use crate::machine::MachineArg;
 use std::path::PathBuf;
 
 /// `bitbench history run`'s command line.
@@ -33,6 +34,8 @@ pub struct Args {
     /// File runs of trees with uncommitted changes too.
     #[arg(long)]
     allow_dirty: bool,
+    #[command(flatten)]
+    machine: MachineArg,
 }
 
 const AFTER_HELP: &str = "\
@@ -40,7 +43,9 @@ Each commit is built as `ab` builds a revision (kept at \
 <target>/bitbench-ab/<sha>/ and reused), with its commit recorded in the \
 build; then `bench --quick --out` and, where valgrind runs, `count --out` \
 measure it, and both results files are filed in the store (a run already \
-filed is left alone).
+filed is left alone) under one machine name, `--machine` or the default, \
+whatever each build would call it (builds older than the name call it by \
+the CPU model, and a series must not change machine mid-range).
 
 Refused before anything is built (one line, exit 2): an unknown revision, \
 a range with no commit, and commits of bitbench older than the oldest \
@@ -62,6 +67,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         time: !args.no_time,
         count: !args.no_count,
         allow_dirty: args.allow_dirty,
+        machine: args.machine.resolve()?,
     };
     let outcome = run::run(&builder, &options)?;
     crate::outln!(
