@@ -7,8 +7,16 @@
 //! never timed. Timing follows the usual recipe: warm up, size the sample so
 //! it outlasts the clock's resolution, take many samples, keep the median
 //! and MAD per element.
+//!
+//! Each verification and each measuring round is announced as a step
+//! ([`crate::fault::beacon`]) with the time it is expected to take, so a
+//! watched child that crashes or hangs is traced to its variant and set;
+//! the variants found to fault are excluded ([`BenchOptions::exclude`])
+//! and get a record saying what happened instead of a time.
 
 use crate::error::Error;
+use crate::fault::Excluded;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::machine;
 use crate::progress;
 use crate::sets;
@@ -16,11 +24,12 @@ use crate::stats;
 use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use reports::{Metric, Record, Status, interval};
+use serde::{Deserialize, Serialize};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// What `bench` should do.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchOptions {
     /// Variants to measure; empty means all.
     pub variants: Vec<String>,
@@ -32,6 +41,25 @@ pub struct BenchOptions {
     pub seed: u64,
     /// Measuring rounds (default: 2 quick, 3 full), see [`run`].
     pub rounds: Option<u32>,
+    /// How long a step may run beyond its allowance before it counts as
+    /// hung (`--timeout`).
+    pub timeout: Duration,
+    /// Variants found to crash or hang: not run, recorded as such.
+    pub exclude: Vec<Excluded>,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            variants: Vec::new(),
+            sets: Vec::new(),
+            quick: false,
+            seed: 0,
+            rounds: None,
+            timeout: crate::fault::DEFAULT_TIMEOUT,
+            exclude: Vec::new(),
+        }
+    }
 }
 
 /// How long to sample, by mode.
@@ -53,6 +81,13 @@ impl Budget {
             max_samples: self.max_samples.div_ceil(rounds),
             ..self
         }
+    }
+
+    /// How long one measuring round of a batch taking `batch` should last
+    /// at most: the warm-up, the sampling budget, and the minimum samples
+    /// where a batch outlasts the budget.
+    fn expected(&self, batch: Duration) -> Duration {
+        self.warm_up + batch + self.total + self.sample.max(batch) * self.min_samples
     }
 
     fn new(quick: bool) -> Self {
@@ -135,9 +170,47 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             unit,
             ..Record::default()
         };
-        let expected = verify::expected(w, inputs)?;
+        let reference = verify::reference(w, inputs);
+        let faulted = |name: &str| options.exclude.iter().find(|e| e.variant == name);
+        let reference_faulted = reference.and_then(faulted);
+        let started = Instant::now();
+        let expected = match reference_faulted {
+            Some(_) => None,
+            None => {
+                let _running = beacon::begin(|| {
+                    let batch = Batch::Set { set: set.clone() };
+                    Step::new(reference.unwrap_or_default(), batch, Duration::ZERO)
+                });
+                verify::expected(w, inputs)?
+            }
+        };
+        let reference_time = started.elapsed();
         for v in &chosen {
             let time = record(v.name, Metric::Time, format!("ns/{unit}"));
+            if let Some(e) = faulted(v.name) {
+                let reason = if &e.set == set {
+                    e.reason.clone()
+                } else {
+                    format!("not run: {} (on {})", e.reason, e.set)
+                };
+                records.push(Record {
+                    status: e.status,
+                    reason: Some(reason),
+                    ..time
+                });
+                continue;
+            }
+            if let (Some(name), Some(e)) = (reference, reference_faulted) {
+                records.push(Record {
+                    status: Status::Skipped,
+                    reason: Some(format!(
+                        "not verified, so not measured: the reference {name} {}",
+                        e.reason
+                    )),
+                    ..time
+                });
+                continue;
+            }
             let skipped = v
                 .unavailable
                 .clone()
@@ -159,7 +232,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             };
             let verified = Instant::now();
             let solver_ref = &mut *solvers[solver].1;
-            let out = match verify::checked(w, v.name, solver_ref, inputs, expected.as_ref()) {
+            let running = beacon::begin(|| {
+                Step::new(v.name, Batch::Set { set: set.clone() }, reference_time)
+            });
+            let checked = verify::checked(w, v.name, solver_ref, inputs, expected.as_ref());
+            drop(running);
+            let out = match checked {
                 Ok(out) => out,
                 Err(reason) => {
                     records.push(Record {
@@ -200,6 +278,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 out,
                 elements,
                 warm: verified,
+                batch: verified,
                 reps: 0,
                 rounds: Vec::new(),
             });
@@ -218,6 +297,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 p.record.input_set,
                 round + 1
             ));
+            let _running = beacon::begin(|| {
+                let batch = Batch::Set {
+                    set: p.record.input_set.clone(),
+                };
+                Step::new(&p.record.variant, batch, budget.expected(p.batch))
+            });
             let (samples, reps) = measure(
                 &mut *solvers[p.solver].1,
                 p.inputs,
@@ -265,6 +350,8 @@ struct Pending<'a, W: Workload + ?Sized> {
     elements: u64,
     /// Warm-up already done (the verification run, before the first round).
     warm: Duration,
+    /// How long one run of the batch took (the verification run).
+    batch: Duration,
     /// Batch repetitions per sample, fixed by the first round.
     reps: u64,
     rounds: Vec<Vec<f64>>,

@@ -1,5 +1,12 @@
 //! Differential checking: every variant against the oracle.
 //!
+//! Every batch a variant runs is announced first ([`crate::fault::beacon`]),
+//! so that when this runs in a watched child and a variant crashes or
+//! hangs, the parent knows which variant and which chunk of which pass,
+//! and can rebuild that chunk's inputs ([`inputs_of`]) to find the one
+//! that does it. A variant found to fault is run no more
+//! ([`CheckOptions::exclude`]); when it is the oracle, nothing is checked.
+//!
 //! The oracle is the workload's declared one. Where the workload's cost
 //! model says the oracle would take too long, the declared default variant
 //! becomes the reference once it agreed with the oracle on every input the
@@ -9,24 +16,50 @@
 //! input that still fails and the command that reproduces it.
 
 use crate::error::Error;
+use crate::fault::Excluded;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::progress;
 use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// What `check` should do.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckOptions {
     /// Generated inputs per check set (edge cases come on top).
     pub cases: usize,
     /// Generator seed.
     pub seed: u64,
+    /// How long a batch may run beyond its allowance before it counts as
+    /// hung (`--timeout`).
+    pub timeout: Duration,
+    /// Variants found to crash or hang: not run, reported as such.
+    pub exclude: Vec<Excluded>,
+}
+
+impl CheckOptions {
+    /// `cases` inputs per set from `seed`, the default deadline, nothing
+    /// excluded.
+    pub fn new(cases: usize, seed: u64) -> Self {
+        CheckOptions {
+            cases,
+            seed,
+            timeout: crate::fault::DEFAULT_TIMEOUT,
+            exclude: Vec::new(),
+        }
+    }
+
+    fn excluded(&self, variant: &str) -> Option<&Excluded> {
+        self.exclude.iter().find(|e| e.variant == variant)
+    }
 }
 
 /// The outcome of checking one workload.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CheckReport {
     /// Workload name.
     pub workload: String,
@@ -36,10 +69,21 @@ pub struct CheckReport {
     pub notes: Vec<String>,
     /// Disagreements, minimised.
     pub failures: Vec<Failure>,
+    /// Crashes and hangs, found by the parent of the child that ran the
+    /// check (see [`crate::fault`]).
+    #[serde(skip)]
+    pub(crate) faults: Vec<crate::fault::Finding>,
+}
+
+impl CheckReport {
+    /// Whether the check found anything wrong.
+    pub fn failed(&self) -> bool {
+        !self.failures.is_empty() || !self.faults.is_empty()
+    }
 }
 
 /// One minimised disagreement.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Failure {
     /// The failing variant.
     pub variant: String,
@@ -147,28 +191,12 @@ impl<I> Tally<I> {
     }
 }
 
-/// Runs the check for one workload.
-pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, Error> {
-    let variants = w.variants();
-    let oracle_name = w.oracle();
-    let mut report = CheckReport {
-        workload: w.name().to_owned(),
-        ..CheckReport::default()
-    };
-    // The pool's sets: the oracle at 0, then every other variant that runs here.
-    let mut names = vec![oracle_name];
-    for v in variants.iter().filter(|v| v.name != oracle_name) {
-        match &v.unavailable {
-            Some(reason) => report
-                .notes
-                .push(format!("{}: not checked, unavailable ({reason})", v.name)),
-            None => names.push(v.name),
-        }
-    }
-    let pool = Pool::new(w, names)?;
-    let others: Vec<&'static str> = pool.names[1..].to_vec();
-
-    // Every input, labelled with its origin for the failure report.
+/// Every input `check` draws, each with the index of its origin, and the
+/// origins in words: the edge cases, then each check set's inputs.
+fn cases<W: Workload + ?Sized>(
+    w: &W,
+    options: &CheckOptions,
+) -> Result<(Vec<Case<W::Input>>, Vec<String>), Error> {
     let mut origins = Vec::new();
     let mut cases = Vec::new();
     for (label, input) in w.edge_cases() {
@@ -189,21 +217,97 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
         origins.push(format!("input set '{name}' (seed {})", options.seed));
     }
+    Ok((cases, origins))
+}
 
-    // Pass 1: everything the oracle can afford.
+/// Splits the cases into the passes: what the oracle can afford (pass 1)
+/// and what its cost model defers to the stand-in (pass 2); with the
+/// first reason it gave.
+#[allow(clippy::type_complexity)]
+fn passes<W: Workload + ?Sized>(
+    w: &W,
+    cases: Vec<Case<W::Input>>,
+) -> (Vec<Case<W::Input>>, Vec<Case<W::Input>>, Option<String>) {
+    let oracle = w.oracle();
     let mut skip_reason = None;
-    let (affordable, deferred): (Vec<_>, Vec<_>) = cases.into_iter().partition(|c| {
-        let reason = w.skip(oracle_name, &c.input);
+    let (affordable, deferred) = cases.into_iter().partition(|c| {
+        let reason = w.skip(oracle, &c.input);
         let affordable = reason.is_none();
         if skip_reason.is_none() {
             skip_reason = reason;
         }
         affordable
     });
+    (affordable, deferred, skip_reason)
+}
+
+/// The inputs `variant` ran in chunk `chunk` of pass `pass` (as a step
+/// announced them), in the text format, each with its origin: rebuilt
+/// from the options, as the check drew them.
+pub(crate) fn inputs_of<W: Workload + ?Sized>(
+    w: &W,
+    options: &CheckOptions,
+    pass: u8,
+    chunk: usize,
+    variant: &str,
+) -> Result<Vec<(String, String)>, Error> {
+    let (cases, origins) = cases(w, options)?;
+    let (affordable, deferred, _) = passes(w, cases);
+    let (cases, reference) = match pass {
+        1 => (affordable, w.oracle()),
+        _ => (deferred, w.default_variant()),
+    };
+    Ok(cases
+        .chunks(CHUNK)
+        .nth(chunk)
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| variant == reference || w.skip(variant, &c.input).is_none())
+        .map(|c| (w.format_input(&c.input), origins[c.origin].clone()))
+        .collect())
+}
+
+/// Runs the check for one workload.
+pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckReport, Error> {
+    let variants = w.variants();
+    let oracle_name = w.oracle();
+    let mut report = CheckReport {
+        workload: w.name().to_owned(),
+        ..CheckReport::default()
+    };
+    if let Some(e) = options.excluded(oracle_name) {
+        for v in variants.iter().filter(|v| v.name != oracle_name) {
+            report.summary.push(format!(
+                "{}: not checked: the oracle {oracle_name} {}",
+                v.name,
+                status_word(e)
+            ));
+        }
+        return Ok(report);
+    }
+    // The pool's sets: the oracle at 0, then every other variant that runs here.
+    let mut names = vec![oracle_name];
+    for v in variants.iter().filter(|v| v.name != oracle_name) {
+        match (&v.unavailable, options.excluded(v.name)) {
+            (Some(reason), _) => report
+                .notes
+                .push(format!("{}: not checked, unavailable ({reason})", v.name)),
+            (None, Some(_)) => {}
+            (None, None) => names.push(v.name),
+        }
+    }
+    let pool = Pool::new(w, names)?;
+    let others: Vec<&'static str> = pool.names[1..].to_vec();
+
+    // Every input, labelled with its origin for the failure report.
+    let (cases, origins) = cases(w, options)?;
+
+    // Pass 1: everything the oracle can afford.
+    let (affordable, deferred, skip_reason) = passes(w, cases);
     let bar = progress::bar((affordable.len() + deferred.len()) as u64, w.name());
     // Pool indices: the oracle is 0, `others[i]` is i + 1.
     let all: Vec<usize> = (1..=others.len()).collect();
-    let by_oracle = compare(w, &pool, 0, &all, &affordable, &bar)?;
+    let by_oracle = compare(w, &pool, (1, 0), &all, &affordable, &bar)?;
 
     // Pass 2: inputs beyond the oracle's budget, against a verified stand-in.
     let mut by_stand_in: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
@@ -231,7 +335,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                     by_oracle[r].agreed
                 ));
                 let rest: Vec<usize> = all.iter().copied().filter(|&k| k != r + 1).collect();
-                let tallies = compare(w, &pool, r + 1, &rest, &deferred, &bar)?;
+                let tallies = compare(w, &pool, (2, r + 1), &rest, &deferred, &bar)?;
                 for (k, t) in rest.into_iter().zip(tallies) {
                     by_stand_in[k - 1] = Some(t);
                 }
@@ -263,7 +367,8 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             let minimised = !w.shrink(&case.input).is_empty();
             let mut set = pool.take()?;
             let (reference_solver, solver) = pair(&mut set, reference, i + 1);
-            let small = minimise(w, &mut **reference_solver, &mut **solver, case.input);
+            let names = [pool.names[reference], name];
+            let small = minimise(w, names, &mut **reference_solver, &mut **solver, case.input);
             report.failures.push(Failure {
                 variant: (*name).to_owned(),
                 reference: pool.names[reference].to_owned(),
@@ -271,15 +376,29 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
                 minimised,
                 input: w.format_input(&small),
                 picture: w.picture(&small),
-                expected: answer(w, &mut **reference_solver, &small),
-                got: answer(w, &mut **solver, &small),
+                expected: answer(w, names[0], &mut **reference_solver, &small),
+                got: answer(w, name, &mut **solver, &small),
             });
             pool.put(set);
             line += " — DISAGREES";
         }
         report.summary.push(line);
     }
+    for e in &options.exclude {
+        report
+            .summary
+            .push(format!("{}: {} (below)", e.variant, status_word(e)));
+    }
     Ok(report)
+}
+
+/// `CRASHED` or `HUNG`, as the summary says of an excluded variant.
+fn status_word(e: &Excluded) -> &'static str {
+    if e.status == reports::Status::Hung {
+        "HUNG"
+    } else {
+        "CRASHED"
+    }
 }
 
 /// Two distinct elements of `v`, both mutable.
@@ -297,20 +416,22 @@ fn pair<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 /// Compares every variant in `others` with `reference` (indices into the
 /// pool's sets) on `cases`, in parallel chunks, keeping each variant's
 /// first disagreement (a panic is one). A panicking reference ends the
-/// check with an error naming the input.
+/// check with an error naming the input. `pass` numbers the chunks' steps.
 fn compare<W: Workload + ?Sized>(
     w: &W,
     pool: &Pool<'_, W>,
-    reference: usize,
+    (pass, reference): (u8, usize),
     others: &[usize],
     cases: &[Case<W::Input>],
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Tally<W::Input>>, Error> {
     let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
         .par_chunks(CHUNK)
-        .map(|chunk| {
+        .enumerate()
+        .map(|(index, chunk)| {
             let mut set = pool.take()?;
-            let tallies = compare_chunk(w, &mut set, &pool.names, reference, others, chunk);
+            let batch = || Batch::Chunk { pass, chunk: index };
+            let tallies = compare_chunk(w, &mut set, &pool.names, reference, others, chunk, batch);
             pool.put(set);
             bar.inc(chunk.len() as u64);
             tallies
@@ -333,9 +454,16 @@ fn compare_chunk<W: Workload + ?Sized>(
     reference: usize,
     others: &[usize],
     chunk: &[Case<W::Input>],
+    batch: impl Fn() -> Batch,
 ) -> Result<Vec<Tally<W::Input>>, Error> {
     let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
-    let expected = match verify::solve(&mut *set[reference], &inputs) {
+    let step =
+        |k: usize, expected: Duration| beacon::begin(|| Step::new(names[k], batch(), expected));
+    let running = step(reference, Duration::ZERO);
+    let started = Instant::now();
+    let solved = verify::solve(&mut *set[reference], &inputs);
+    let reference_time = started.elapsed();
+    let expected = match solved {
         Ok(expected) => expected,
         Err(_) => {
             let (i, panic) = first_panic(&mut *set[reference], &inputs);
@@ -347,6 +475,7 @@ fn compare_chunk<W: Workload + ?Sized>(
             )));
         }
     };
+    drop(running);
     let tallies = others
         .iter()
         .map(|&k| {
@@ -356,6 +485,7 @@ fn compare_chunk<W: Workload + ?Sized>(
             let batch: Vec<W::Input> = runnable.iter().map(|&i| inputs[i].clone()).collect();
             let mut tally = Tally::new();
             tally.skipped = (chunk.len() - runnable.len()) as u64;
+            let _running = step(k, reference_time);
             match verify::solve(&mut *set[k], &batch) {
                 Ok(got) => {
                     for (j, &i) in runnable.iter().enumerate() {
@@ -399,9 +529,11 @@ fn first_panic<I: Clone, O: Clone + Default>(
 /// output, or the panic.
 fn answer<W: Workload + ?Sized>(
     w: &W,
+    variant: &str,
     solver: &mut dyn Solve<W::Input, W::Output>,
     input: &W::Input,
 ) -> String {
+    let _running = one_input(w, variant, input);
     match verify::solve(solver, std::slice::from_ref(input)) {
         Ok(out) => w.format_output(&out[0]),
         Err(panic) => panic,
@@ -411,15 +543,20 @@ fn answer<W: Workload + ?Sized>(
 /// Greedily shrinks a failing input while the two solvers still disagree.
 fn minimise<W: Workload + ?Sized>(
     w: &W,
+    [reference_name, variant_name]: [&str; 2],
     reference: &mut dyn Solve<W::Input, W::Output>,
     variant: &mut dyn Solve<W::Input, W::Output>,
     mut input: W::Input,
 ) -> W::Input {
-    fn one<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, i: &I) -> Result<O, String> {
+    let one = |name: &str, solver: &mut dyn Solve<W::Input, W::Output>, i: &W::Input| {
+        let _running = one_input(w, name, i);
         verify::solve(solver, std::slice::from_ref(i)).map(|mut out| out.remove(0))
-    }
+    };
     // A panic of the variant disagrees; one of the reference says nothing.
-    let mut disagrees = |i: &W::Input| match (one(&mut *reference, i), one(&mut *variant, i)) {
+    let mut disagrees = |i: &W::Input| match (
+        one(reference_name, &mut *reference, i),
+        one(variant_name, &mut *variant, i),
+    ) {
         (Ok(expected), Ok(got)) => !w.same(&expected, &got),
         (Ok(_), Err(_)) => true,
         (Err(_), _) => false,
@@ -431,4 +568,13 @@ fn minimise<W: Workload + ?Sized>(
         }
     }
     input
+}
+
+/// Announces `variant` running on the one input `input` (a step of its
+/// own while a disagreement is minimised).
+fn one_input<W: Workload + ?Sized>(w: &W, variant: &str, input: &W::Input) -> beacon::Running {
+    beacon::begin(|| {
+        let lines = vec![w.format_input(input)];
+        Step::new(variant, Batch::Lines { lines }, Duration::ZERO)
+    })
 }

@@ -62,6 +62,9 @@ enum Command {
         /// practically never finish (it prints the estimate otherwise).
         #[arg(long)]
         force: bool,
+        /// Seconds an input may run before the variant counts as hung.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
+        timeout: std::time::Duration,
     },
     /// Print the inputs of one input set, one a line, in the format `solve` reads.
     ///
@@ -85,6 +88,8 @@ enum Command {
     ///
     /// On a disagreement, prints the smallest failing input found, both
     /// answers and the `bitbench solve` commands that reproduce it; exits 1.
+    /// A variant that crashes or hangs is reported the same way, with what
+    /// happened, and the others are still checked.
     Check {
         /// Workloads to check; default: all.
         workloads: Vec<String>,
@@ -94,6 +99,11 @@ enum Command {
         /// Seed of the generated inputs.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Seconds a batch of a kernel may run beyond what it is expected to
+        /// take (ten times the oracle's time on it, or a measuring round's
+        /// plan) before it counts as hung and is stopped.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
+        timeout: std::time::Duration,
     },
     /// Verify each variant, then measure throughput and write a results file.
     Bench {
@@ -123,6 +133,11 @@ enum Command {
         /// workload); default: the oracle.
         #[arg(long, value_name = "VARIANT")]
         baseline: Option<String>,
+        /// Seconds a batch of a kernel may run beyond what it is expected to
+        /// take (ten times the oracle's time on it, or a measuring round's
+        /// plan) before it counts as hung and is stopped.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
+        timeout: std::time::Duration,
         #[command(flatten)]
         machine: MachineArg,
     },
@@ -208,7 +223,8 @@ pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
     // child run the binary their parent already checked; building every
     // variant again would also warm the very start a setup child times.
     let child = std::env::args().any(|a| a == "--run-case")
-        || std::env::var_os(crate::setup::CASE_ENV).is_some();
+        || std::env::var_os(crate::setup::CASE_ENV).is_some()
+        || crate::fault::job::is_child();
     let suite = match Suite::checked(workloads, origin, !child) {
         Ok(suite) => suite,
         Err(e) => {
@@ -217,6 +233,9 @@ pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
         }
     };
     if let Some(code) = crate::setup::child_entry(&suite) {
+        return code;
+    }
+    if let Some(code) = crate::fault::job::child_entry(&suite) {
         return code;
     }
     #[cfg(feature = "count")]
@@ -274,6 +293,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             input_file,
             inputs,
             force,
+            timeout,
         } => {
             let request = crate::solve::SolveRequest {
                 variant: &variant,
@@ -282,7 +302,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
                 format: &format,
                 force,
             };
-            cmd::solve::run(suite.find(&workload)?, &request)?;
+            cmd::solve::run(suite.find(&workload)?, &request, timeout)?;
         }
         Command::Inputs {
             workload,
@@ -296,9 +316,13 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             workloads,
             cases,
             seed,
+            timeout,
         } => cmd::check::run(
             &suite.select(&workloads)?,
-            &CheckOptions { cases, seed },
+            &CheckOptions {
+                timeout,
+                ..CheckOptions::new(cases, seed)
+            },
             &crate::repro::program(suite.origin().binary),
         )?,
         Command::Bench {
@@ -310,6 +334,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             out,
             rounds,
             baseline,
+            timeout,
             machine,
         } => {
             let machine = machine.resolve()?;
@@ -337,13 +362,17 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
                 quick,
                 seed,
                 rounds,
+                timeout,
+                exclude: Vec::new(),
             };
+            let program = crate::repro::program(suite.origin().binary);
             cmd::bench::run(
                 &selected,
                 &options,
                 out.as_deref(),
                 baseline.as_deref(),
                 &machine,
+                &program,
             )?;
         }
         Command::Report { results, out } => {

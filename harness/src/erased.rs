@@ -61,6 +61,22 @@ mod engine {
         -> Result<Vec<String>, Error>;
         /// Runs the differential check.
         fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error>;
+        /// The inputs `variant` ran in one of the check's steps, with their
+        /// origins, see [`check::inputs_of`].
+        fn check_inputs(
+            &self,
+            options: &CheckOptions,
+            pass: u8,
+            chunk: usize,
+            variant: &str,
+        ) -> Result<Vec<(String, String)>, Error>;
+        /// Inputs in one bench sample of an open-ended set.
+        fn batch_size(&self, quick: bool) -> usize;
+        /// Candidates one step simpler than the text input `line`, as text
+        /// (none when it does not parse).
+        fn shrink_text(&self, line: &str) -> Vec<String>;
+        /// The picture of the text input `line` (empty when it does not parse).
+        fn picture_text(&self, line: &str) -> String;
         /// Verifies then times; returns the records.
         fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
         /// Sweeps the main job measures with the declared default variant only.
@@ -131,6 +147,34 @@ mod engine {
         }
         fn check(&self, options: &CheckOptions) -> Result<CheckReport, Error> {
             check::run(self, options)
+        }
+        fn check_inputs(
+            &self,
+            options: &CheckOptions,
+            pass: u8,
+            chunk: usize,
+            variant: &str,
+        ) -> Result<Vec<(String, String)>, Error> {
+            check::inputs_of(self, options, pass, chunk, variant)
+        }
+        fn batch_size(&self, quick: bool) -> usize {
+            self.bench_batch(quick)
+        }
+        fn shrink_text(&self, line: &str) -> Vec<String> {
+            self.parse_input(line).map_or_else(
+                |_| Vec::new(),
+                |input| {
+                    self.shrink(&input)
+                        .iter()
+                        .map(|i| self.format_input(i))
+                        .collect()
+                },
+            )
+        }
+        fn picture_text(&self, line: &str) -> String {
+            self.parse_input(line)
+                .map(|input| self.picture(&input))
+                .unwrap_or_default()
         }
         fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error> {
             let mut records = bench::run(self, options)?;

@@ -205,14 +205,37 @@ const OTHER: &[&str] = &[
     "vector-enhancements-2",
 ];
 
+/// The environment variable a parent sets on the children that run its
+/// kernels ([`crate::fault`]): the features it detected, comma-separated.
+/// A child has only those, so it runs the variants its parent listed, even
+/// where the parent runs emulated (`qemu-x86_64 -cpu qemu64`) and the
+/// child, started natively, would detect more.
+pub(crate) const PARENT_ENV: &str = "BITBENCH_PARENT_FEATURES";
+
 /// Whether this CPU has `feature`: `None` for a name no architecture
-/// knows; `Some(false)` for a name of another architecture.
+/// knows; `Some(false)` for a name of another architecture, or one the
+/// parent process did not have ([`PARENT_ENV`]).
 pub(crate) fn detected(feature: &str) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
     let detect_here = detect_x86;
     #[cfg(not(target_arch = "x86_64"))]
     let detect_here = |_: &str| None;
-    known(feature, detect_here)
+    let here = known(feature, detect_here)?;
+    let parent = std::env::var(PARENT_ENV);
+    Some(
+        here && parent
+            .ok()
+            .is_none_or(|list| list.split(',').any(|f| f == feature)),
+    )
+}
+
+/// [`PARENT_ENV`]'s value for this process: every feature it has.
+pub(crate) fn detected_list() -> String {
+    X86.iter()
+        .copied()
+        .filter(|f| detected(f) == Some(true))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// [`detected`] given this architecture's detection (`None` for a name it

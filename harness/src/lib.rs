@@ -54,6 +54,7 @@ pub mod counting;
 mod ab;
 mod bench;
 mod cmd;
+mod fault;
 mod features;
 mod fuzz_replay;
 mod guard;

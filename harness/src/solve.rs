@@ -7,6 +7,7 @@
 //! `solve` print the estimate and ask for `--force`.
 
 use crate::error::Error;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
@@ -88,6 +89,11 @@ pub fn solve<W: Workload + ?Sized>(
     inputs
         .iter()
         .map(|input| {
+            // One step per input: a crash or hang names it.
+            let _running = beacon::begin(|| {
+                let lines = vec![w.format_input(input)];
+                Step::new(variant, Batch::Lines { lines }, std::time::Duration::ZERO)
+            });
             let out = verify::solve(&mut *solver, std::slice::from_ref(input))
                 .map_err(|panic| {
                     Error::failed(format!(

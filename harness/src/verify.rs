@@ -25,15 +25,8 @@ pub(crate) fn expected<W: Workload + ?Sized>(
     w: &W,
     inputs: &[W::Input],
 ) -> Result<Option<Expected<W::Output>>, Error> {
-    let variants = w.variants();
-    let oracle = w.oracle();
-    let name = if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
-        oracle
-    } else {
-        match runnable(&variants, w.default_variant()) {
-            Some(name) => name,
-            None => return Ok(None),
-        }
+    let Some(name) = reference(w, inputs) else {
+        return Ok(None);
     };
     let mut solver = build_solver(w, name)?;
     match solve(&mut *solver, inputs) {
@@ -43,6 +36,18 @@ pub(crate) fn expected<W: Workload + ?Sized>(
             w.name(),
             inputs.len()
         ))),
+    }
+}
+
+/// The variant whose answers on `inputs` are the reference: the oracle,
+/// or where its cost model refuses one, the declared default variant when
+/// it runs here; `None` when neither does.
+pub(crate) fn reference<W: Workload + ?Sized>(w: &W, inputs: &[W::Input]) -> Option<&'static str> {
+    let oracle = w.oracle();
+    if inputs.iter().all(|i| w.skip(oracle, i).is_none()) {
+        Some(oracle)
+    } else {
+        runnable(&w.variants(), w.default_variant())
     }
 }
 

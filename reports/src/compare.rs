@@ -54,8 +54,8 @@ pub enum Verdict {
     Improved,
     /// Not shown to move beyond the threshold.
     NoChange,
-    /// A measured record became an error (wrong answer): gated like a
-    /// regression.
+    /// A measured record became an error (wrong answer), a crash or a
+    /// hang: gated like a regression.
     Broke(String),
     /// The records cannot be judged, for the stated reason.
     NotComparable(String),
@@ -201,8 +201,20 @@ fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
             row.verdict = Verdict::Broke(why);
             return row;
         }
-        (Status::Ok, _) => {
+        // A variant that now dies or never returns broke, as surely as
+        // one that now answers wrongly; the verdict names which.
+        (Status::Ok, Status::Crashed | Status::Hung) => {
+            row.verdict = Verdict::Broke(new.status_reason());
+            return row;
+        }
+        (Status::Ok, Status::Skipped) => {
             row.verdict = Verdict::NotComparable("new: skipped".to_owned());
+            return row;
+        }
+        // A fault fixed is good news, but there is no base time to judge
+        // the new one by.
+        (status @ (Status::Crashed | Status::Hung), _) => {
+            row.verdict = Verdict::NotComparable(format!("base: not measured ({status})"));
             return row;
         }
         _ => {
@@ -506,8 +518,7 @@ fn value(r: &Record) -> String {
             }
             _ => short(r.median),
         },
-        Status::Error => "error".to_owned(),
-        Status::Skipped => "skipped".to_owned(),
+        status => status.as_str().to_owned(),
     }
 }
 
@@ -702,5 +713,47 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&c.render(Format::Json)).unwrap();
         assert_eq!(json["regressed"], 1);
         assert_eq!(json["rows"][0]["verdict"], "broke");
+    }
+
+    /// A variant that now crashes or hangs broke, like one that now answers
+    /// wrongly, whatever the threshold; one that stopped crashing fails
+    /// nothing (there is no base time to judge it by).
+    #[test]
+    fn a_record_that_now_crashes_or_hangs_fails_the_gate() {
+        let fault = |status: Status, reason: &str| Record {
+            status,
+            reason: Some(reason.into()),
+            ..record(Metric::Time, 0.0)
+        };
+        let crash = "crashed: segmentation fault (SIGSEGV) on 0x2500810802063824";
+        let hang = "did not finish in 10 s on 12345";
+        let base = file(vec![record(Metric::Time, 10.0)]);
+        for (new, label) in [
+            (fault(Status::Crashed, crash), format!("BROKE: {crash}")),
+            (fault(Status::Hung, hang), format!("BROKE: hung: {hang}")),
+        ] {
+            let new = file(vec![new]);
+            let c = compare(&base, &new, &[Metric::Time], Some(1000.0));
+            assert_eq!(c.failures(), 1, "{label}");
+            assert_eq!(c.rows[0].verdict.label(), label);
+            assert_eq!(c.counts(), [1, 0, 0, 0]);
+            let text = c.render(Format::Text);
+            assert!(text.contains(&label), "{text}");
+            let md = c.render(Format::Markdown);
+            assert!(md.contains(&format!("| **{label}** |")), "{md}");
+            let json: serde_json::Value = serde_json::from_str(&c.render(Format::Json)).unwrap();
+            assert_eq!(json["rows"][0]["verdict"], "broke");
+            assert_eq!(json["regressed"], 1);
+        }
+        assert_eq!(value(&fault(Status::Crashed, crash)), "crashed");
+        assert_eq!(value(&fault(Status::Hung, hang)), "hung");
+
+        let crashed = file(vec![fault(Status::Crashed, crash)]);
+        let fixed = compare(&crashed, &base, &[Metric::Time], None);
+        assert_eq!(fixed.failures(), 0);
+        assert_eq!(
+            fixed.rows[0].verdict,
+            Verdict::NotComparable("base: not measured (crashed)".into())
+        );
     }
 }

@@ -1,9 +1,10 @@
 //! Exports of a results file for other tools: CSV, Bencher Metric Format,
 //! and github-action-benchmark's `customSmallerIsBetter` JSON.
 //!
-//! CSV keeps every record, errors and skips included. The two JSON formats
-//! can only carry measurements, so records without one are left out and
-//! counted in [`Export::omitted`] for the caller to report.
+//! CSV keeps every record, errors, crashes, hangs and skips included (its
+//! `status` column says which). The two JSON formats can only carry
+//! measurements, so records without one are left out and counted in
+//! [`Export::omitted`] for the caller to report.
 
 use crate::results::{Metric, Record, ResultsFile, Status};
 use serde_json::{Map, Value, json};
@@ -92,11 +93,6 @@ fn csv(records: &[Record]) -> String {
     let mut out = CSV_COLUMNS.join(",");
     out.push('\n');
     for r in records {
-        let status = match r.status {
-            Status::Ok => "ok",
-            Status::Error => "error",
-            Status::Skipped => "skipped",
-        };
         let fields = [
             r.workload.clone(),
             r.variant.clone(),
@@ -104,7 +100,7 @@ fn csv(records: &[Record]) -> String {
             r.target_cpu.clone(),
             r.metric.as_str().to_owned(),
             r.unit.clone(),
-            status.to_owned(),
+            r.status.as_str().to_owned(),
             r.median.to_string(),
             r.mad.to_string(),
             r.min.to_string(),
@@ -247,6 +243,53 @@ mod tests {
             "{}",
             lines[2]
         );
+    }
+
+    #[test]
+    fn crashes_and_hangs_are_rows_of_the_csv_only() {
+        let mut file = sample();
+        let ok = file.records[0].clone();
+        for (variant, status, reason) in [
+            (
+                "bad",
+                Status::Crashed,
+                "crashed: segmentation fault (SIGSEGV) on 0x2500810802063824",
+            ),
+            ("slow", Status::Hung, "did not finish in 10 s on 12345"),
+        ] {
+            file.records.push(Record {
+                variant: variant.into(),
+                status,
+                reason: Some(reason.into()),
+                median: 0.0,
+                mad: 0.0,
+                min: 0.0,
+                max: 0.0,
+                samples: 0,
+                ..ok.clone()
+            });
+        }
+        let e = export(&file, Format::Csv);
+        let lines: Vec<&str> = e.text.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert!(
+            lines[3].starts_with("components,bad,density:0.5,x86-64-v3,time,ns/board,crashed,0,"),
+            "{}",
+            lines[3]
+        );
+        assert_eq!(
+            lines[4],
+            "components,slow,density:0.5,x86-64-v3,time,ns/board,hung,0,0,0,0,0,4096,did not finish in 10 s on 12345,"
+        );
+        for format in [Format::Bmf, Format::GithubActionBenchmark] {
+            let e = export(&file, format);
+            assert_eq!(e.omitted, 3, "{format:?}");
+            assert!(
+                !e.text.contains("bad") && !e.text.contains("slow"),
+                "{}",
+                e.text
+            );
+        }
     }
 
     #[test]

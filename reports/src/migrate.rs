@@ -29,6 +29,11 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
         file.machine.name = Machine::name_from(&file.machine.cpu_model);
         file.schema = 5;
     }
+    // Schema 6 added the `crashed` and `hung` statuses, which no older
+    // file can hold: nothing to fill.
+    if file.schema == 5 {
+        file.schema = 6;
+    }
     debug_assert_eq!(file.schema, SCHEMA);
 }
 

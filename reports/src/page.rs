@@ -6,7 +6,7 @@ use crate::dataset::Source;
 use crate::numbers;
 use crate::plan::{LevelCell, LevelTable};
 use crate::report::{Report, ReportOptions, SummaryRow};
-use crate::results::{Record, Status};
+use crate::results::Record;
 use std::fmt::Write;
 
 /// Most not-measured records listed individually on a page.
@@ -68,14 +68,6 @@ fn build_line(s: &Source) -> String {
         let _ = write!(line, ", features {}", b.features.join(","));
     }
     line
-}
-
-fn status(s: Status) -> &'static str {
-    match s {
-        Status::Ok => "ok",
-        Status::Error => "error",
-        Status::Skipped => "skipped",
-    }
 }
 
 fn commit(s: &Source) -> &str {
@@ -166,7 +158,7 @@ pub(crate) fn html(
     }
     let _ = writeln!(
         h,
-        "<table>\n<tr><th>workload</th>{}<th>variants</th><th>fastest (least total time; geometric-mean speedup over the oracle)</th><th>errors</th><th>skipped</th></tr>",
+        "<table>\n<tr><th>workload</th>{}<th>variants</th><th>fastest (least total time; geometric-mean speedup over the oracle)</th><th>errors</th><th>crashed</th><th>hung</th><th>skipped</th></tr>",
         if named { "<th>machine</th>" } else { "" }
     );
     for r in summary {
@@ -176,11 +168,13 @@ pub(crate) fn html(
             .map_or_else(String::new, |m| format!("<td>{}</td>", esc(m)));
         let _ = writeln!(
             h,
-            "<tr><td>{}</td>{machine}<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            "<tr><td>{}</td>{machine}<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
             esc(&r.workload),
             r.variants,
             esc(&r.fastest_text()),
             r.errors,
+            r.crashed,
+            r.hung,
             r.skipped
         );
     }
@@ -256,7 +250,7 @@ pub(crate) fn html(
                 esc(&r.input_set),
                 esc(&r.target_cpu),
                 r.metric,
-                status(r.status),
+                r.status,
                 esc(r.reason.as_deref().unwrap_or(""))
             );
         }
@@ -304,7 +298,7 @@ pub(crate) fn markdown(
     }
     let _ = writeln!(
         m,
-        "| workload | {}variants | fastest (least total time; geometric-mean speedup over the oracle) | errors | skipped |\n|---|{}--:|---|--:|--:|",
+        "| workload | {}variants | fastest (least total time; geometric-mean speedup over the oracle) | errors | crashed | hung | skipped |\n|---|{}--:|---|--:|--:|--:|--:|",
         if named { "machine | " } else { "" },
         if named { "---|" } else { "" }
     );
@@ -315,11 +309,13 @@ pub(crate) fn markdown(
             .map_or_else(String::new, |m| format!(" {} |", cell(m)));
         let _ = writeln!(
             m,
-            "| {} |{machine} {} | {} | {} | {} |",
+            "| {} |{machine} {} | {} | {} | {} | {} | {} |",
             cell(&r.workload),
             r.variants,
             cell(&r.fastest_text()),
             r.errors,
+            r.crashed,
+            r.hung,
             r.skipped
         );
     }
@@ -364,14 +360,13 @@ pub(crate) fn markdown(
         for (label, r) in not_measured.iter().take(MAX_LISTED) {
             let _ = writeln!(
                 m,
-                "- {label}: {} `{}` on `{}` ({}, {}): {}: {}",
+                "- {label}: {} `{}` on `{}` ({}, {}): {}",
                 r.workload,
                 r.variant,
                 r.input_set,
                 r.target_cpu,
                 r.metric,
-                status(r.status),
-                r.reason.as_deref().unwrap_or("")
+                r.status_reason()
             );
         }
         if not_measured.len() > MAX_LISTED {

@@ -129,11 +129,14 @@ pub fn render(
             });
         }
     }
-    let not_measured: Vec<(String, &Record)> = sources
+    let mut not_measured: Vec<(String, &Record)> = sources
         .iter()
         .flat_map(|s| s.file.records.iter().map(move |r| (s.label.clone(), r)))
         .filter(|(_, r)| r.status != Status::Ok)
         .collect();
+    // Faults first: the pages list a bounded number, and a crash or a
+    // hang must never be the one left out.
+    not_measured.sort_by_key(|(_, r)| !r.status.faulted());
     let report = Report {
         dir: out.to_owned(),
         index: out.join("index.html"),
@@ -191,6 +194,11 @@ pub(crate) struct SummaryRow {
     /// The fastest non-oracle variant, if any was timed.
     pub fastest: Option<Fastest>,
     pub errors: usize,
+    /// Records whose variant died by a signal: findings, counted apart
+    /// from wrong answers.
+    pub crashed: usize,
+    /// Records whose variant passed its deadline.
+    pub hung: usize,
     pub skipped: usize,
 }
 
@@ -311,6 +319,8 @@ fn summary_row(view: &WorkloadView<'_>) -> SummaryRow {
         oracle,
         fastest,
         errors: count(Status::Error),
+        crashed: count(Status::Crashed),
+        hung: count(Status::Hung),
         skipped: count(Status::Skipped),
     }
 }
@@ -336,8 +346,8 @@ fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Inte
 /// A short plain-text table: per workload, the variant count, the fastest
 /// variant (least total time over the input sets it shares with the others
 /// timed as widely) with its speedup over the oracle (geometric mean over
-/// input sets, with its 95 % interval), and how many records are errors or
-/// skipped.
+/// input sets, with its 95 % interval), and how many records are errors,
+/// crashed, hung or skipped.
 ///
 /// When the results hold several machines, each workload has a row per
 /// machine, named in a `machine` column: which variant wins where.
@@ -350,6 +360,8 @@ pub fn summary(sources: &[Source]) -> String {
         "variants".to_owned(),
         "fastest (least total time; geomean speedup over oracle)".to_owned(),
         "errors".to_owned(),
+        "crashed".to_owned(),
+        "hung".to_owned(),
         "skipped".to_owned(),
     ]];
     if machines {
@@ -362,6 +374,8 @@ pub fn summary(sources: &[Source]) -> String {
             r.variants.to_string(),
             fastest,
             r.errors.to_string(),
+            r.crashed.to_string(),
+            r.hung.to_string(),
             r.skipped.to_string(),
         ];
         if let Some(m) = &r.machine {

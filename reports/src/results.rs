@@ -32,7 +32,12 @@ use std::path::{Path, PathBuf};
 /// 5. the machine has a `name` (`--machine`, by default the hostname and
 ///    CPU model): reports facet by it and `compare` matches on it. Older
 ///    files are named by their CPU model, which is all they recorded.
-pub const SCHEMA: u32 = 5;
+/// 6. records may have status `crashed` or `hung` (the variant died by a
+///    signal or passed its deadline; `reason` says how and on which
+///    input), never with a time. The other changes under way to the file
+///    (disturbance figures for samples, profile paths of counted records)
+///    add optional fields under this same version.
+pub const SCHEMA: u32 = 6;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -219,6 +224,40 @@ pub enum Status {
     Error,
     /// Not run, for the stated reason (cost model, missing CPU feature, ...).
     Skipped,
+    /// The variant died by a signal (SIGSEGV, SIGILL, abort, stack
+    /// overflow) in a process the harness outlives: a finding, recorded so
+    /// the rest of the run still is. `reason` says how and on which input;
+    /// never timed.
+    Crashed,
+    /// The variant did not finish within its deadline and was stopped: a
+    /// finding like a crash, not a slow time. `reason` says so and on
+    /// which input; never timed.
+    Hung,
+}
+
+impl Status {
+    /// The lowercase name used in files, exports and pages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+            Status::Crashed => "crashed",
+            Status::Hung => "hung",
+        }
+    }
+
+    /// Whether the variant faulted (crashed or hung) rather than answered:
+    /// reports show these first, and a gate fails on them.
+    pub fn faulted(self) -> bool {
+        matches!(self, Status::Crashed | Status::Hung)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One measurement: the statistics of many samples, normalised per element.
@@ -239,7 +278,7 @@ pub struct Record {
     /// Whether this record holds a measurement.
     #[serde(default)]
     pub status: Status,
-    /// Why the record is an error or was skipped.
+    /// Why the record is an error, was skipped, crashed or hung.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Median over samples, per element.
@@ -303,6 +342,24 @@ pub struct Parameter {
 }
 
 impl Record {
+    /// The status and its reason as one phrase, `crashed: segmentation
+    /// fault (SIGSEGV) on 7`, without saying the status twice when the
+    /// reason starts with it (a crash's reason does).
+    pub(crate) fn status_reason(&self) -> String {
+        let status = self.status.as_str();
+        match self.reason.as_deref() {
+            Some(why)
+                if why
+                    .strip_prefix(status)
+                    .is_some_and(|rest| rest.starts_with([':', ' '])) =>
+            {
+                why.to_owned()
+            }
+            Some(why) => format!("{status}: {why}"),
+            None => status.to_owned(),
+        }
+    }
+
     /// The identity two runs are compared by.
     pub fn key(&self) -> RecordKey<'_> {
         RecordKey {
@@ -480,6 +537,64 @@ mod tests {
             err.to_string()
                 .starts_with("x.json: not a bitbench results file")
         );
+    }
+
+    #[test]
+    fn crashed_and_hung_records_round_trip_by_name() {
+        let mut file = sample();
+        let base = file.records[0].clone();
+        let fault = |status: Status, reason: &str| Record {
+            status,
+            reason: Some(reason.into()),
+            median: 0.0,
+            samples: 0,
+            ..base.clone()
+        };
+        file.records = vec![
+            fault(
+                Status::Crashed,
+                "crashed: segmentation fault (SIGSEGV) on 0x2500810802063824",
+            ),
+            fault(Status::Hung, "did not finish in 10 s on 12345"),
+        ];
+        let json = serde_json::to_value(&file).unwrap();
+        assert_eq!(json["records"][0]["status"], "crashed");
+        assert_eq!(json["records"][1]["status"], "hung");
+        let back = ResultsFile::from_json(Path::new("x.json"), &json.to_string()).unwrap();
+        assert_eq!(back, file);
+        for status in [
+            Status::Ok,
+            Status::Error,
+            Status::Skipped,
+            Status::Crashed,
+            Status::Hung,
+        ] {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.as_str());
+            assert_eq!(
+                status.faulted(),
+                matches!(status, Status::Crashed | Status::Hung)
+            );
+        }
+    }
+
+    #[test]
+    fn status_and_reason_read_as_one_phrase() {
+        let with = |status: Status, reason: Option<&str>| Record {
+            status,
+            reason: reason.map(str::to_owned),
+            ..Record::default()
+        };
+        let crash = "crashed: segmentation fault (SIGSEGV) on 7";
+        assert_eq!(with(Status::Crashed, Some(crash)).status_reason(), crash);
+        assert_eq!(
+            with(Status::Hung, Some("did not finish in 10 s on 12345")).status_reason(),
+            "hung: did not finish in 10 s on 12345"
+        );
+        assert_eq!(
+            with(Status::Error, Some("errors in the table")).status_reason(),
+            "error: errors in the table"
+        );
+        assert_eq!(with(Status::Skipped, None).status_reason(), "skipped");
     }
 
     #[test]

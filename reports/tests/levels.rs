@@ -9,7 +9,7 @@ mod common;
 
 use common::{out_dir, rec};
 use reports::{
-    Build, Machine, Metric, Parameter, Record, ReportOptions, ResultsFile, Source, render,
+    Build, Machine, Metric, Parameter, Record, ReportOptions, ResultsFile, Source, Status, render,
 };
 use std::collections::BTreeSet;
 
@@ -162,4 +162,30 @@ fn one_level_gets_no_level_view() {
     );
     let md = std::fs::read_to_string(&report.markdown).unwrap();
     assert!(!md.contains("Target-cpu levels"), "{md}");
+}
+
+/// A variant that crashed on every set at one level has no figure there:
+/// its level bar says `crashed`, not `not run`.
+#[test]
+fn a_level_where_a_variant_crashed_says_so() {
+    let mut file = two_levels();
+    for r in file.records.iter_mut().filter(|r| {
+        r.variant == VARIANTS[1] && r.target_cpu == LEVELS[1] && r.metric == Metric::Time
+    }) {
+        r.status = Status::Crashed;
+        r.reason = Some("crashed: illegal instruction (SIGILL) on 0x1f".into());
+        (r.median, r.mad, r.min, r.max, r.samples) = (0.0, 0.0, 0.0, 0.0, 0);
+    }
+    let dir = out_dir("levels-crashed");
+    let sources = vec![Source::new("matrix", "matrix.json", file)];
+    render(&sources, &dir, &ReportOptions::default()).unwrap();
+    for chart in ["popcount-levels-throughput", "popcount-levels-speedup"] {
+        let all = texts(&std::fs::read_to_string(dir.join(format!("{chart}.svg"))).unwrap());
+        assert_eq!(
+            all.iter().filter(|t| *t == "crashed").count(),
+            1,
+            "{chart}: {all:?}"
+        );
+        assert!(!all.iter().any(|t| t == "not run"), "{chart}: {all:?}");
+    }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{file, rec};
-use reports::{Metric, Record, ReportOptions, ResultsFile, SCHEMA, Source, render};
+use reports::{Metric, Record, ReportOptions, ResultsFile, SCHEMA, Source, Status, render};
 use std::path::Path;
 
 fn options() -> ReportOptions {
@@ -151,4 +151,25 @@ fn older_files_are_named_by_their_cpu_model() {
     v4["machine"]["cpu_model"] = "".into();
     let migrated = ResultsFile::from_json(Path::new("v4.json"), &v4.to_string()).unwrap();
     assert_eq!(migrated.machine.name, "unknown");
+}
+
+/// `tests/data/schema-5.json` is a schema-5 file as bitbench wrote it
+/// before the `crashed` and `hung` statuses: it reads as schema 6 with
+/// every field and status as written (there is nothing to fill).
+#[test]
+fn a_schema_5_file_reads_as_schema_6_unchanged() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema-5.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(raw["schema"], 5, "the committed file stays at schema 5");
+    let file = ResultsFile::read(&path).unwrap();
+    assert_eq!(file.schema, 6);
+    assert_eq!(file.schema, SCHEMA);
+    assert_eq!(file.machine.name, "lab-1");
+    let statuses: Vec<Status> = file.records.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [Status::Ok, Status::Error, Status::Skipped]);
+    // Apart from the version, what was read is what was written.
+    let mut again = serde_json::to_value(&file).unwrap();
+    again["schema"] = 5.into();
+    assert_eq!(again, raw);
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use reports::{Metric, ReportOptions, Source, render};
+use reports::{Metric, ReportOptions, Source, Status, render};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -350,7 +350,9 @@ fn summary_names_the_fastest_variant_per_workload() {
         "{text}"
     );
     assert!(
-        line("cephalopod").trim_end().ends_with(" 1        3"),
+        line("cephalopod")
+            .trim_end()
+            .ends_with(" 1        0     0        3"),
         "{text}"
     );
 }
@@ -458,4 +460,132 @@ fn merged_files_with_the_same_inner_sources_stay_apart() {
     }
     // 4 variants × 2 levels × 2 files.
     assert_eq!(texts.iter().filter(|t| t.contains(" · x86-64")).count(), 16);
+}
+
+/// A variant that crashed or hung is a finding: its bars and heatmap
+/// cells say `crashed` or `hung` (never a time of 0), the summary counts
+/// them, and the pages list them first, with their reasons, however many
+/// skipped records there are.
+#[test]
+fn crashed_and_hung_records_are_shown_as_such() {
+    let crash = "crashed: segmentation fault (SIGSEGV) on 0x2500810802063824";
+    let hang = "did not finish in 10 s on 12345";
+    let t = |v: &str, set: &str, ns: f64| {
+        rec("kernel", v, set, "default", Metric::Time, "ns/solve", ns)
+    };
+    let fault = |set: &str, status: Status, reason: &str| {
+        not_measured("kernel", "fast", set, "default", status, reason)
+    };
+    // More skipped records than a page lists, all before the faults.
+    let mut records: Vec<reports::Record> = (0..70)
+        .map(|i| {
+            not_measured(
+                "quiet",
+                "idle",
+                &format!("set{i}"),
+                "default",
+                Status::Skipped,
+                "cost model",
+            )
+        })
+        .collect();
+    for set in ["a", "b", "c", "d"] {
+        records.push(t("base", set, 900.0));
+    }
+    records.extend([
+        t("fast", "a", 100.0),
+        fault("b", Status::Crashed, crash),
+        fault("c", Status::Hung, hang),
+        fault("d", Status::Error, "wrong answer"),
+        t("fast", "rank:0 depth:6", 50.0),
+        fault("rank:0 depth:7", Status::Crashed, crash),
+        fault("rank:1 depth:6", Status::Hung, hang),
+        fault("rank:1 depth:7", Status::Hung, hang),
+    ]);
+    let dir = out_dir("faults");
+    let sources = vec![Source::new("run", "run.json", file(records))];
+    let report = render(&sources, &dir, &options(&[])).unwrap();
+
+    let texts = |name: &str| -> Vec<String> {
+        let svg = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        svg_texts(&svg).into_iter().map(|(_, c)| c).collect()
+    };
+    for chart in [
+        "kernel-time.svg",
+        "kernel-throughput.svg",
+        "kernel-speedup.svg",
+    ] {
+        let texts = texts(chart);
+        for mark in ["crashed", "hung", "error"] {
+            assert_eq!(
+                texts.iter().filter(|c| *c == mark).count(),
+                1,
+                "{mark} in {chart}: {texts:?}"
+            );
+        }
+        // No bar of 0: the only "0" is the axis's first tick.
+        assert!(
+            texts.iter().filter(|c| *c == "0").count() <= 1 && !texts.iter().any(|c| c == "0×"),
+            "{chart}: {texts:?}"
+        );
+    }
+    let cells = texts("kernel-heatmap-fast.svg");
+    assert_eq!(
+        cells.iter().filter(|c| *c == "crashed").count(),
+        1,
+        "{cells:?}"
+    );
+    assert_eq!(
+        cells.iter().filter(|c| *c == "hung").count(),
+        2,
+        "{cells:?}"
+    );
+
+    let summary = reports::summary(&sources);
+    let header = summary.lines().next().unwrap();
+    assert!(
+        header.contains("errors  crashed  hung  skipped"),
+        "{summary}"
+    );
+    let kernel = summary.lines().find(|l| l.starts_with("kernel ")).unwrap();
+    let counts: Vec<&str> = kernel.split_whitespace().rev().take(4).collect();
+    assert_eq!(counts, ["0", "3", "2", "1"], "{summary}");
+
+    let index = std::fs::read_to_string(&report.index).unwrap();
+    assert!(index.contains("<th>errors</th><th>crashed</th><th>hung</th><th>skipped</th>"));
+    assert!(
+        index.contains(
+            "<td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">3</td><td class=\"num\">0</td></tr>"
+        ),
+        "{index}"
+    );
+    assert!(
+        index.contains(&format!(
+            "<td>b</td><td>default</td><td>time</td><td>crashed</td><td>{crash}</td>"
+        )),
+        "{index}"
+    );
+    assert!(
+        index.contains(&format!(
+            "<td>c</td><td>default</td><td>time</td><td>hung</td><td>{hang}</td>"
+        )),
+        "{index}"
+    );
+    let md = std::fs::read_to_string(&report.markdown).unwrap();
+    assert!(md.contains("| errors | crashed | hung | skipped |"), "{md}");
+    assert!(md.contains("| 1 | 2 | 3 | 0 |"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "- run: kernel `fast` on `b` (default, time): {crash}\n"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "- run: kernel `fast` on `c` (default, time): hung: {hang}\n"
+        )),
+        "{md}"
+    );
+    assert!(!md.contains("crashed: crashed"), "{md}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

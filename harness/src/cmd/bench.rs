@@ -10,13 +10,17 @@ use std::path::{Path, PathBuf};
 
 /// Benchmarks the workloads and writes one results file, its machine
 /// named `machine`; returns its path and contents. The printed speedups
-/// are over `baseline`, or each workload's oracle.
+/// are over `baseline`, or each workload's oracle. Each workload runs in a
+/// watched child ([`crate::fault`]): a variant that crashes or hangs gets
+/// a record saying so, its finding is printed with a repro line naming
+/// `program`, and the results are written before `Err(Failed)` says so.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &BenchOptions,
     out: Option<&Path>,
     baseline: Option<&str>,
     machine: &str,
+    program: &str,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
@@ -26,9 +30,17 @@ pub fn run(
     ensure_writable(&path)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut results = ResultsFile::new(date, command, machine::machine(machine), machine::build());
+    let mut faulted = Vec::new();
     for w in workloads {
-        let records = w.bench(options)?;
+        let (records, findings) = crate::fault::job::bench(*w, options, program)?;
         print_table(*w, &records, baseline);
+        for finding in &findings {
+            finding.print();
+        }
+        if !findings.is_empty() {
+            outln!();
+            faulted.push(w.name());
+        }
         let setup = crate::setup::measure(*w, &records, options);
         crate::setup::print(*w, &setup);
         results.records.extend(records);
@@ -37,6 +49,12 @@ pub fn run(
     results.machine.load_end = machine::load_average();
     results.write(&path)?;
     outln!("results: {}", path.display());
+    if !faulted.is_empty() {
+        return Err(Error::failed(format!(
+            "a variant crashed or hung in: {} (the results file records it)",
+            faulted.join(", ")
+        )));
+    }
     Ok((path, results))
 }
 
@@ -121,6 +139,8 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         }
         Some(r) if r.status == Status::Ok => super::table::with_interval(r, element),
         Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+        Some(r) if r.status == Status::Crashed => "CRASHED".to_owned(),
+        Some(r) if r.status == Status::Hung => "HUNG".to_owned(),
         Some(_) => "skipped".to_owned(),
         None => "-".to_owned(),
     });
@@ -196,10 +216,11 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
     if !problems.is_empty() {
         outln!();
         for r in problems {
-            let kind = if r.status == Status::Error {
-                "ERROR"
-            } else {
-                "skipped"
+            let kind = match r.status {
+                Status::Error => "ERROR",
+                Status::Crashed => "CRASHED",
+                Status::Hung => "HUNG",
+                _ => "skipped",
             };
             outln!(
                 "  {kind}: {} on {}: {}",

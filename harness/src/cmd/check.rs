@@ -1,4 +1,5 @@
-//! `bitbench check`: run every variant against the oracle and report.
+//! `bitbench check`: run every variant against the oracle and report,
+//! each workload in a watched child ([`crate::fault`]).
 
 use crate::check::{CheckOptions, CheckReport};
 use crate::erased::DynWorkload;
@@ -22,19 +23,15 @@ pub fn run(
             options.cases,
             options.seed
         );
-        let report = w.check(options)?;
+        let report = crate::fault::job::check(*w, options, program)?;
         print_report(&report, program);
         outln!(
             "{}: {} in {:.1} s",
             w.name(),
-            if report.failures.is_empty() {
-                "ok"
-            } else {
-                "FAILED"
-            },
+            if report.failed() { "FAILED" } else { "ok" },
             started.elapsed().as_secs_f64()
         );
-        if !report.failures.is_empty() {
+        if report.failed() {
             failed.push(w.name());
         }
     }
@@ -77,5 +74,8 @@ fn print_report(report: &CheckReport, program: &str) {
         let repro = |variant: &str| solve_line(program, &report.workload, Some(variant), input);
         outln!("    reproduce: {}", repro(&f.variant));
         outln!("               {}", repro(&f.reference));
+    }
+    for finding in &report.faults {
+        finding.print();
     }
 }

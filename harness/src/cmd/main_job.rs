@@ -21,14 +21,14 @@ const CASES: usize = 300;
 pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let all = suite.workloads();
     let program = crate::repro::program(suite.origin().binary);
-    super::check::run(all, &CheckOptions { cases: CASES, seed }, &program)?;
+    super::check::run(all, &CheckOptions::new(CASES, seed), &program)?;
     let options = BenchOptions {
         quick: true,
         seed,
         ..BenchOptions::default()
     };
     let machine = crate::machine::default_name();
-    let (path, mut results) = super::bench::run(all, &options, out, None, &machine)?;
+    let (path, mut results) = super::bench::run(all, &options, out, None, &machine, &program)?;
     for w in all {
         let sets = w.sweep_sets();
         let default = runnable(&w.variants(), w.default_variant());
@@ -40,7 +40,10 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
             sets: sets.clone(),
             ..options.clone()
         };
-        let records = w.bench(&sweep)?;
+        let (records, findings) = crate::fault::job::bench(*w, &sweep, &program)?;
+        for finding in &findings {
+            finding.print();
+        }
         outln!(
             "sweep: {} {} with {} ({} records)",
             w.name(),

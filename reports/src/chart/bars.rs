@@ -22,7 +22,8 @@ pub(crate) enum Bar {
         value: f64,
         whisker: Option<(f64, f64)>,
     },
-    /// The record exists but holds no value (`error`, `skipped`, `no oracle`).
+    /// The record exists but holds no value (`error`, `crashed`, `hung`,
+    /// `skipped`, `no oracle`).
     Missing(&'static str),
 }
 
@@ -192,7 +193,8 @@ impl BarChart {
                         }
                     }
                     Bar::Missing(why) => {
-                        let color = if *why == "error" { ERROR } else { GREY };
+                        let finding = matches!(*why, "error" | "crashed" | "hung");
+                        let color = if finding { ERROR } else { GREY };
                         if l.bar_w >= 14 {
                             c.vertical(why, (mid, base - 4), SMALL, color, LEFT)?;
                         } else {

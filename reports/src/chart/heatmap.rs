@@ -18,8 +18,26 @@ pub(crate) enum CellValue {
     Ns(f64),
     /// The record is an error.
     Error,
+    /// The variant crashed on this cell's input set.
+    Crashed,
+    /// The variant passed its deadline on this cell's input set.
+    Hung,
     /// The record was skipped.
     Skipped,
+}
+
+impl CellValue {
+    /// What a cell without a time prints, and in which colour: findings
+    /// in the error colour, a skip as a quiet dash.
+    fn mark(self) -> Option<(&'static str, RGBColor)> {
+        match self {
+            CellValue::Ns(_) => None,
+            CellValue::Error => Some(("err", ERROR)),
+            CellValue::Crashed => Some(("crashed", ERROR)),
+            CellValue::Hung => Some(("hung", ERROR)),
+            CellValue::Skipped => Some(("–", INK)),
+        }
+    }
 }
 
 /// One cell: row and column indices into the chart's axes.
@@ -84,7 +102,14 @@ impl Heatmap {
 
     fn cell_w(&self) -> i32 {
         let labels = self.labels();
-        let text = widest(labels.iter().map(String::as_str), SMALL);
+        let marks = self.cells.iter().filter_map(|c| c.value.mark());
+        let text = widest(
+            labels
+                .iter()
+                .map(String::as_str)
+                .chain(marks.map(|(text, _)| text)),
+            SMALL,
+        );
         let cols = widest(
             self.cols
                 .iter()
@@ -178,13 +203,10 @@ impl Figure for Heatmap {
                     c.fill((x, y), (x + cell_w, y + CELL_H), bg)?;
                     c.text(&compact(v), centre, SMALL, text_on(bg), CENTER)?;
                 }
-                CellValue::Error => {
+                other => {
+                    let (text, colour) = other.mark().unwrap_or(("–", INK));
                     c.fill((x, y), (x + cell_w, y + CELL_H), RGBColor(0xEE, 0xEE, 0xEE))?;
-                    c.text("err", centre, SMALL, ERROR, CENTER)?;
-                }
-                CellValue::Skipped => {
-                    c.fill((x, y), (x + cell_w, y + CELL_H), RGBColor(0xEE, 0xEE, 0xEE))?;
-                    c.text("–", centre, SMALL, INK, CENTER)?;
+                    c.text(text, centre, SMALL, colour, CENTER)?;
                 }
             }
         }

@@ -65,7 +65,9 @@ pub(super) fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
                         value: match (ns(rec), rec.status) {
                             (Some(t), _) => CellValue::Ns(t),
                             (None, Status::Error) => CellValue::Error,
-                            (None, _) => CellValue::Skipped,
+                            (None, Status::Crashed) => CellValue::Crashed,
+                            (None, Status::Hung) => CellValue::Hung,
+                            (None, Status::Ok | Status::Skipped) => CellValue::Skipped,
                         },
                     })
                     .collect();

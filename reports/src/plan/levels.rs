@@ -12,7 +12,7 @@ use crate::chart::LegendItem;
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::dataset::WorkloadView;
 use crate::palette;
-use crate::results::{Metric, Record};
+use crate::results::{Metric, Record, Status};
 use crate::scale::{geomean, rate_prefix};
 
 /// The level others are compared with: `x86-64` when present, else the
@@ -114,10 +114,25 @@ fn group_legend(view: &WorkloadView<'_>, groups: &[usize]) -> Vec<LegendItem> {
         .collect()
 }
 
+/// Why `variant` has no `metric` value in group `g`: the gravest of its
+/// findings there (a crash, a hang, a wrong answer), else `not run`.
+fn why_missing(view: &WorkloadView<'_>, variant: &str, metric: Metric, g: usize) -> &'static str {
+    let statuses: Vec<Status> = view
+        .metric(metric)
+        .filter(|e| e.group == g && e.record.variant == variant)
+        .map(|e| e.record.status)
+        .collect();
+    [Status::Crashed, Status::Hung, Status::Error]
+        .into_iter()
+        .find(|s| statuses.contains(s))
+        .map_or("not run", Status::as_str)
+}
+
 /// A bar chart with a category per variant and a slot per group of
 /// `groups`, `bar` giving the value of a cell.
 fn chart(
     view: &WorkloadView<'_>,
+    metric: Metric,
     rows: &[(&str, Vec<Option<Cell>>)],
     groups: &[usize],
     bar: impl Fn(&Cell) -> Option<f64>,
@@ -129,12 +144,13 @@ fn chart(
             bars: groups
                 .iter()
                 .map(|&g| {
-                    Some(match row[g].as_ref().and_then(&bar) {
-                        Some(value) => Bar::Value {
+                    Some(match row[g].as_ref().map(&bar) {
+                        Some(Some(value)) => Bar::Value {
                             value,
                             whisker: None,
                         },
-                        None => Bar::Missing("not run"),
+                        Some(None) => Bar::Missing("not run"),
+                        None => Bar::Missing(why_missing(view, v, metric, g)),
                     })
                 })
                 .collect(),
@@ -189,7 +205,7 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
                 title,
                 subtitle: format!("{prefix}{el}s per second; higher is better"),
                 y_title: format!("throughput ({prefix}{el}s/s)"),
-                ..chart(view, &timed, &all, |c| Some(1e9 / c.mean / factor))
+                ..chart(view, Metric::Time, &timed, &all, |c| Some(1e9 / c.mean / factor))
             }),
         });
         let others: Vec<usize> = all
@@ -208,7 +224,7 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
                 y_title: "speed-up (×)".into(),
                 value_suffix: "×",
                 reference: Some(1.0),
-                ..chart(view, &timed, &others, |c| c.speedup)
+                ..chart(view, Metric::Time, &timed, &others, |c| c.speedup)
             }),
         });
     }
@@ -231,7 +247,7 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
                 title,
                 subtitle: format!("{} per element; lower is better", q.name),
                 y_title: q.y_title.clone(),
-                ..chart(view, &rows, &groups, |c| Some(c.mean))
+                ..chart(view, q.metric, &rows, &groups, |c| Some(c.mean))
             }),
         });
     }

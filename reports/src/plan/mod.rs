@@ -86,11 +86,12 @@ pub(crate) fn element(view: &WorkloadView<'_>) -> String {
     }
 }
 
+/// The slot of a record without a value, saying why: a wrong answer, a
+/// crash and a hang are findings and read as such, never as a bar of 0.
 pub(crate) fn missing(r: &Record) -> Bar {
-    Bar::Missing(if r.status == Status::Error {
-        "error"
-    } else {
-        "skipped"
+    Bar::Missing(match r.status {
+        Status::Error | Status::Crashed | Status::Hung => r.status.as_str(),
+        Status::Ok | Status::Skipped => "skipped",
     })
 }
 
@@ -344,9 +345,37 @@ pub(crate) fn bars(
 
 #[cfg(test)]
 mod tests {
-    use super::{slug, whisker_ns};
+    use super::{missing, ns, slug, whisker_ns};
+    use crate::chart::bars::Bar;
     use crate::interval::Interval;
-    use crate::results::Record;
+    use crate::results::{Record, Status};
+
+    /// A crash or a hang is drawn as what it is, never as a time, even if
+    /// a record carried a stray median.
+    #[test]
+    fn faults_are_marked_never_timed() {
+        for (status, mark) in [
+            (Status::Crashed, "crashed"),
+            (Status::Hung, "hung"),
+            (Status::Error, "error"),
+            (Status::Skipped, "skipped"),
+        ] {
+            let r = Record {
+                unit: "ns/solve".into(),
+                status,
+                median: 3.0,
+                min: 3.0,
+                max: 3.0,
+                ..Record::default()
+            };
+            assert_eq!(ns(&r), None, "{status}");
+            assert_eq!(whisker_ns(&r), None, "{status}");
+            assert!(
+                matches!(missing(&r), Bar::Missing(m) if m == mark),
+                "{status}"
+            );
+        }
+    }
 
     #[test]
     fn whiskers_are_the_interval_or_else_the_range() {

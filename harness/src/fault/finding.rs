@@ -1,0 +1,88 @@
+//! A fault as the user reads it: workload, variant, where the input came
+//! from, what happened in words, the (shrunk) input and its picture, and
+//! the command that reproduces it.
+
+use super::kind::Fault;
+use crate::outln;
+
+/// One variant's crash or hang, investigated.
+#[derive(Clone, Debug)]
+pub(crate) struct Finding {
+    /// Workload name.
+    pub workload: String,
+    /// The variant that faulted.
+    pub variant: String,
+    /// The input set (or origin) of the batch it faulted on.
+    pub set: String,
+    /// Where the input came from, for the report.
+    pub origin: String,
+    /// What happened.
+    pub fault: Fault,
+    /// The input that does it, in `solve`'s format, when one was found
+    /// alone (several when the fault needs them together).
+    pub inputs: Vec<String>,
+    /// Whether the input was shrunk (`false`: as drawn).
+    pub shrunk: bool,
+    /// Whether shrinking stopped at its time budget.
+    pub out_of_time: bool,
+    /// The input drawn for humans (one input only).
+    pub picture: String,
+    /// The command that reproduces it.
+    pub repro: Option<String>,
+}
+
+impl Finding {
+    /// The record's reason: what happened and on which input.
+    pub(crate) fn reason(&self) -> String {
+        match self.inputs.as_slice() {
+            [] => format!(
+                "{} (the batch did not fault again alone)",
+                self.fault.describe()
+            ),
+            [one] => format!("{} on {one}", self.fault.describe()),
+            many => format!(
+                "{} on {} inputs together",
+                self.fault.describe(),
+                many.len()
+            ),
+        }
+    }
+
+    /// Prints the finding under a command's report: a header naming the
+    /// variant and what happened, the picture, the repro line.
+    pub(crate) fn print(&self) {
+        outln!();
+        let how = match (self.inputs.len(), self.shrunk, self.out_of_time) {
+            (0, ..) => "no single input found: the batch did not fault again in a fresh process",
+            (1, true, false) => "minimised",
+            (1, true, true) => "minimised until the time budget ran out",
+            (1, false, _) => "not minimised: no smaller input faults the same way",
+            _ => "the fault needs these inputs together",
+        };
+        outln!(
+            "  {} {} {} ({how}; from {}):",
+            self.workload,
+            self.variant,
+            self.fault.word(),
+            self.origin
+        );
+        outln!("    what: {}", self.fault.describe());
+        match self.inputs.as_slice() {
+            [] => {}
+            [one] => {
+                outln!("    input: {one}");
+                for line in self.picture.lines() {
+                    outln!("      {line}");
+                }
+            }
+            many => {
+                for input in many {
+                    outln!("    input: {input}");
+                }
+            }
+        }
+        if let Some(repro) = &self.repro {
+            outln!("    reproduce: {repro}");
+        }
+    }
+}

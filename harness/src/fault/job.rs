@@ -1,0 +1,399 @@
+//! A workload's `check`, `bench` or `solve` run in a watched child of this
+//! same program, and what the parent does when the child dies.
+//!
+//! The parent starts the program again with [`JOB_ENV`] naming the job;
+//! the child does the work exactly as it would in process and writes its
+//! reply to a file. When it dies instead, the parent investigates the
+//! steps that were running ([`investigate`]), prints nothing yet, and
+//! runs the job again with the faulting variant excluded, until the job
+//! finishes: the other variants are still checked and measured. Each
+//! exclusion costs the work done before the fault again, once per
+//! faulting variant; a clean run costs one process start per workload.
+
+use super::beacon::{Batch, Step};
+use super::probe::{PROBE_ENV, Prober};
+use super::watch::{self, Deadline, Ended};
+use super::{Excluded, Fault, Finding};
+use crate::bench::BenchOptions;
+use crate::check::{CheckOptions, CheckReport};
+use crate::entry::Suite;
+use crate::erased::DynWorkload;
+use crate::error::Error;
+use crate::repro::solve_line;
+use reports::Record;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::process::{ExitCode, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The environment variable carrying a [`Spec`] (JSON) to the child.
+pub(crate) const JOB_ENV: &str = "BITBENCH_JOB";
+
+/// Whether this process is a job's child or a probe: its parent already
+/// checked the workloads' registrations.
+pub(crate) fn is_child() -> bool {
+    std::env::var_os(JOB_ENV).is_some() || std::env::var_os(PROBE_ENV).is_some()
+}
+
+/// What a child is to do, and where to write the reply.
+#[derive(Serialize, Deserialize)]
+struct Spec {
+    workload: String,
+    job: Job,
+    reply: PathBuf,
+}
+
+/// One workload's work.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Job {
+    Check(CheckOptions),
+    Bench(BenchOptions),
+    Solve {
+        variant: String,
+        inputs: Vec<String>,
+        input_file: Option<String>,
+        format: String,
+        force: bool,
+    },
+}
+
+/// The child's answer.
+#[derive(Serialize, Deserialize)]
+enum Reply {
+    Check(CheckReport),
+    Bench(Vec<Record>),
+    Solve(Vec<String>),
+    Failed(String),
+    Usage(String),
+}
+
+/// Called first in the command-line entry: when [`JOB_ENV`] is set, this
+/// process is a job's child; runs the job and writes the reply.
+pub(crate) fn child_entry(suite: &Suite) -> Option<ExitCode> {
+    let text = std::env::var(JOB_ENV).ok()?;
+    let spec: Spec = match serde_json::from_str(&text) {
+        Ok(spec) => spec,
+        Err(e) => {
+            eprintln!("{JOB_ENV} is not a job: {e}");
+            return Some(ExitCode::from(2));
+        }
+    };
+    let reply = match suite.find(&spec.workload).and_then(|w| work(w, spec.job)) {
+        Ok(reply) => reply,
+        Err(Error::Failed(m)) => Reply::Failed(m),
+        Err(Error::Usage(m)) => Reply::Usage(m),
+    };
+    let json = serde_json::to_vec(&reply).expect("replies serialise");
+    Some(match std::fs::write(&spec.reply, json) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}: cannot write: {e}", spec.reply.display());
+            ExitCode::from(2)
+        }
+    })
+}
+
+fn work(w: &dyn DynWorkload, job: Job) -> Result<Reply, Error> {
+    Ok(match job {
+        Job::Check(options) => Reply::Check(w.check(&options)?),
+        Job::Bench(options) => Reply::Bench(w.bench(&options)?),
+        Job::Solve {
+            variant,
+            inputs,
+            input_file,
+            format,
+            force,
+        } => Reply::Solve(w.solve_text(&crate::solve::SolveRequest {
+            variant: &variant,
+            inputs: &inputs,
+            input_file: input_file.as_deref(),
+            format: &format,
+            force,
+        })?),
+    })
+}
+
+/// Runs `job` in a watched child: its reply, or how it ended without one.
+fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply, Ended>, Error> {
+    static JOBS: AtomicU64 = AtomicU64::new(0);
+    let reply = std::env::temp_dir().join(format!(
+        "bitbench-job-{}-{}.json",
+        std::process::id(),
+        JOBS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let spec = Spec {
+        workload: w.name().to_owned(),
+        job: job.clone(),
+        reply: reply.clone(),
+    };
+    let mut command = super::child_command(&this_program());
+    command
+        .env(
+            JOB_ENV,
+            serde_json::to_string(&spec).expect("jobs serialise"),
+        )
+        .stdout(Stdio::inherit());
+    if crate::progress::enabled() {
+        command.env(crate::progress::FORCE_ENV, "1");
+    }
+    let ended = watch::run(command, Deadline::Steps(timeout), true)?;
+    let text = std::fs::read(&reply);
+    let _ = std::fs::remove_file(&reply);
+    if ended.fault.is_some() {
+        return Ok(Err(ended));
+    }
+    match text
+        .ok()
+        .and_then(|t| serde_json::from_slice::<Reply>(&t).ok())
+    {
+        Some(Reply::Failed(m)) => Err(Error::failed(m)),
+        Some(Reply::Usage(m)) => Err(Error::usage(m)),
+        Some(reply) => Ok(Ok(reply)),
+        None => {
+            let code = ended.status.code().unwrap_or(-1);
+            let stderr = ended.stderr.clone();
+            Ok(Err(Ended {
+                fault: Some(Fault::Exited { code, stderr }),
+                ..ended
+            }))
+        }
+    }
+}
+
+/// The running program, for children and probes.
+pub(crate) fn this_program() -> PathBuf {
+    std::env::current_exe()
+        .unwrap_or_else(|_| PathBuf::from(std::env::args().next().unwrap_or_default()))
+}
+
+/// `check` of one workload, isolated: the report, with a finding for each
+/// variant that crashed or hung (those are not checked further).
+pub(crate) fn check(
+    w: &dyn DynWorkload,
+    options: &CheckOptions,
+    program: &str,
+) -> Result<CheckReport, Error> {
+    if !super::isolating() {
+        return w.check(options);
+    }
+    let mut options = options.clone();
+    let mut findings = Vec::new();
+    loop {
+        let job = Job::Check(options.clone());
+        match run(w, &job, options.timeout)? {
+            Ok(Reply::Check(mut report)) => {
+                report.faults = findings;
+                return Ok(report);
+            }
+            Ok(_) => return Err(Error::usage("check: the child answered another job")),
+            Err(ended) => {
+                let finding = investigate(w, &job, ended, program, options.timeout)?;
+                options.exclude.push(Excluded::from(&finding));
+                findings.push(finding);
+            }
+        }
+    }
+}
+
+/// `bench` of one workload, isolated: every record measured, plus one per
+/// (variant, set) that crashed or hung, and the findings behind them.
+pub(crate) fn bench(
+    w: &dyn DynWorkload,
+    options: &BenchOptions,
+    program: &str,
+) -> Result<(Vec<Record>, Vec<Finding>), Error> {
+    if !super::isolating() {
+        return Ok((w.bench(options)?, Vec::new()));
+    }
+    let mut options = options.clone();
+    let mut findings = Vec::new();
+    loop {
+        let job = Job::Bench(options.clone());
+        match run(w, &job, options.timeout)? {
+            Ok(Reply::Bench(records)) => return Ok((records, findings)),
+            Ok(_) => return Err(Error::usage("bench: the child answered another job")),
+            Err(ended) => {
+                let finding = investigate(w, &job, ended, program, options.timeout)?;
+                options.exclude.push(Excluded::from(&finding));
+                findings.push(finding);
+            }
+        }
+    }
+}
+
+/// `solve`, isolated: the answers, or `Err(Failed)` naming the input the
+/// variant crashed or hung on.
+pub(crate) fn solve(
+    w: &dyn DynWorkload,
+    request: &crate::solve::SolveRequest<'_>,
+    timeout: Duration,
+) -> Result<Vec<String>, Error> {
+    if !super::isolating() {
+        return w.solve_text(request);
+    }
+    let job = Job::Solve {
+        variant: request.variant.to_owned(),
+        inputs: request.inputs.to_vec(),
+        input_file: request.input_file.map(str::to_owned),
+        format: request.format.to_owned(),
+        force: request.force,
+    };
+    match run(w, &job, timeout)? {
+        Ok(Reply::Solve(lines)) => Ok(lines),
+        Ok(_) => Err(Error::usage("solve: the child answered another job")),
+        Err(ended) => {
+            let fault = ended.fault.expect("a child without a reply faulted");
+            let variant = match request.variant {
+                "" => w.default_variant(),
+                v => v,
+            };
+            let on = match ended.open.first().map(|s| &s.batch) {
+                Some(Batch::Lines { lines }) => format!(" on '{}'", lines.join("' '")),
+                _ => String::new(),
+            };
+            Err(Error::failed(format!(
+                "{}: {variant} {}{on}",
+                w.name(),
+                fault.describe()
+            )))
+        }
+    }
+}
+
+/// Finds which of the steps running when `ended` died did it, the input
+/// that does it (shrunk) and the command that reproduces it.
+fn investigate(
+    w: &dyn DynWorkload,
+    job: &Job,
+    ended: Ended,
+    program: &str,
+    timeout: Duration,
+) -> Result<Finding, Error> {
+    let fault = ended.fault.expect("a child without a reply faulted");
+    let command = match job {
+        Job::Check(_) => "check",
+        Job::Bench(_) => "bench",
+        Job::Solve { .. } => "solve",
+    };
+    if ended.open.is_empty() {
+        let said = ended
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map_or_else(String::new, |l| format!(" (it printed: {})", l.trim()));
+        return Err(Error::failed(format!(
+            "{}: {command} {} outside any batch of a kernel, while building a variant \
+             or generating inputs{said}",
+            w.name(),
+            fault.describe()
+        )));
+    }
+    if ended.open.len() > 1 {
+        eprintln!(
+            "{}: {command} {}; {} batches were running: trying each alone",
+            w.name(),
+            fault.describe(),
+            ended.open.len()
+        );
+    }
+    let mut first = None;
+    for step in &ended.open {
+        let batch = batch_inputs(w, job, step)?;
+        let lines: Vec<String> = batch.iter().map(|(line, _)| line.clone()).collect();
+        let deadline = timeout + Duration::from_millis(step.allowance_ms);
+        let prober = Prober::this(w.name(), &step.variant, deadline);
+        eprintln!(
+            "{}: {} {}: finding the input, each try in a fresh process",
+            w.name(),
+            step.variant,
+            fault.describe()
+        );
+        let found = prober.search(lines, &fault, &|line| w.shrink_text(line))?;
+        let origin = found
+            .drawn
+            .as_ref()
+            .and_then(|d| batch.iter().find(|(line, _)| line == d))
+            .map_or_else(|| batch_origin(step), |(_, origin)| origin.clone());
+        let finding = Finding {
+            workload: w.name().to_owned(),
+            variant: step.variant.clone(),
+            set: set_of(step, &origin),
+            origin,
+            picture: match found.inputs.as_slice() {
+                [one] => w.picture_text(one),
+                _ => String::new(),
+            },
+            repro: (!found.inputs.is_empty())
+                .then(|| solve_line(program, w.name(), Some(&step.variant), &found.inputs)),
+            fault: found.fault,
+            inputs: found.inputs,
+            shrunk: found.shrunk,
+            out_of_time: found.out_of_time,
+        };
+        if !finding.inputs.is_empty() {
+            return Ok(finding);
+        }
+        first.get_or_insert(finding);
+    }
+    Ok(first.expect("at least one step was running"))
+}
+
+/// The inputs of a step's batch in `solve`'s format, each with where it
+/// came from.
+fn batch_inputs(
+    w: &dyn DynWorkload,
+    job: &Job,
+    step: &Step,
+) -> Result<Vec<(String, String)>, Error> {
+    match (&step.batch, job) {
+        (Batch::Lines { lines }, _) => Ok(lines
+            .iter()
+            .map(|l| (l.clone(), "the inputs given".to_owned()))
+            .collect()),
+        (Batch::Chunk { pass, chunk }, Job::Check(options)) => {
+            w.check_inputs(options, *pass, *chunk, &step.variant)
+        }
+        (Batch::Set { set }, Job::Bench(options)) => {
+            let n = w.batch_size(options.quick);
+            let origin = format!("input set '{set}' (seed {})", options.seed);
+            Ok(w.input_lines(set, options.seed, Some(n))?
+                .into_iter()
+                .map(|l| (l, origin.clone()))
+                .collect())
+        }
+        _ => Err(Error::usage(format!(
+            "{}: a step of another command: {step:?}",
+            w.name()
+        ))),
+    }
+}
+
+/// Where a whole batch came from, when no single input was found.
+fn batch_origin(step: &Step) -> String {
+    match &step.batch {
+        Batch::Lines { .. } => "the inputs given".to_owned(),
+        Batch::Chunk { pass, chunk } => format!("check's batch {chunk} of pass {pass}"),
+        Batch::Set { set } => format!("input set '{set}'"),
+    }
+}
+
+/// The input set a finding belongs to, for its record.
+fn set_of(step: &Step, origin: &str) -> String {
+    match &step.batch {
+        Batch::Set { set } => set.clone(),
+        _ => origin.to_owned(),
+    }
+}
+
+impl From<&Finding> for Excluded {
+    fn from(f: &Finding) -> Self {
+        Excluded {
+            variant: f.variant.clone(),
+            set: f.set.clone(),
+            status: f.fault.status(),
+            reason: f.reason(),
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Faults are findings: running user kernels so that the harness outlives
+//! them.
+//!
+//! A panic is caught in process ([`crate::guard`]); a signal (a null
+//! write, an illegal instruction, a stack overflow's abort) or a loop that
+//! never ends cannot be. So `check`, `bench` and `solve` run each
+//! workload's work in a child of this same program (a [`job`]), which
+//! announces every batch of user code it is about to run ([`beacon`]); the
+//! parent ([`watch`]) enforces each batch's deadline and, when the child
+//! dies, knows which variant and which batch were running. It then finds
+//! the one input that does it and shrinks it, each candidate in a fresh
+//! process ([`probe`]), reports the finding, and runs the work again
+//! without that variant, so everything else is still checked and measured.
+//!
+//! Nothing here crosses a process boundary per sample: a timing loop runs
+//! wholly inside the child, which announces one step per measuring round.
+
+pub(crate) mod beacon;
+mod finding;
+pub(crate) mod job;
+mod kind;
+pub(crate) mod probe;
+pub(crate) mod watch;
+
+pub(crate) use finding::Finding;
+pub(crate) use kind::Fault;
+
+use std::time::Duration;
+
+/// The environment variable that turns isolation off (`0`): a probe runs
+/// its kernel in process, so that its fault is the probe's own.
+pub(crate) const ISOLATE_ENV: &str = "BITBENCH_ISOLATE";
+
+/// The default `--timeout`: what a batch of user code may take beyond its
+/// allowance (see [`beacon::Step::allowance`]) before it counts as hung.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The environment variable naming a command that runs this program's
+/// children (as cargo's `target.runner` does), split at spaces:
+/// `qemu-x86_64 -cpu qemu64` keeps them on the emulated CPU their parent
+/// runs on, where a child started natively would run on the host's.
+pub(crate) const RUNNER_ENV: &str = "BITBENCH_RUNNER";
+
+/// A command starting `exe` as a child that runs kernels: through
+/// [`RUNNER_ENV`] where set, with this process's CPU features only.
+pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
+    let runner = std::env::var(RUNNER_ENV).unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    let mut command = match words.next() {
+        Some(program) => {
+            let mut c = std::process::Command::new(program);
+            c.args(words).arg(exe);
+            c
+        }
+        None => std::process::Command::new(exe),
+    };
+    command.env(
+        crate::features::PARENT_ENV,
+        crate::features::detected_list(),
+    );
+    command
+}
+
+/// Whether this process should run user kernels in a watched child.
+pub(crate) fn isolating() -> bool {
+    std::env::var_os(ISOLATE_ENV).is_none_or(|v| v != "0")
+        && std::env::var_os(job::JOB_ENV).is_none()
+}
+
+/// Parses `--timeout`: seconds, a positive number.
+pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("'{text}' is not a number of seconds above 0")),
+    }
+}
+
+/// A variant a job runs no more, and why: the finding it faulted with.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Excluded {
+    /// The variant.
+    pub variant: String,
+    /// The input set (or origin) it faulted on.
+    pub set: String,
+    /// Crashed or hung.
+    pub status: reports::Status,
+    /// What happened, on which input.
+    pub reason: String,
+}

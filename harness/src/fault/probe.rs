@@ -1,0 +1,169 @@
+//! Fresh processes for one batch: does it fault, on which input, and what
+//! is the smallest input that still does.
+//!
+//! A probe runs `PROGRAM solve WORKLOAD --variant V --force INPUT...` with
+//! isolation off, so the kernel runs in the probe itself, under a
+//! deadline: the same command a user pastes to reproduce the finding, and
+//! one every bitbench build understands (`ab` probes the other build with
+//! it). A batch is halved while one half alone still faults the same way;
+//! the single input left is shrunk as `check` shrinks a wrong answer, each
+//! candidate in its own process, within a time budget, since a candidate
+//! that hangs costs a whole deadline.
+
+use super::kind::Fault;
+use super::watch::{self, Deadline};
+use crate::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Set in a probe: it runs one `solve`, so the program need not build
+/// every variant of every workload first (its parent did).
+pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
+
+/// How long shrinking may go on, in deadlines: bounded whether candidates
+/// crash at once or each hangs to its end.
+const SHRINK_DEADLINES: u32 = 12;
+
+/// At least this long for shrinking, however short the deadline.
+const SHRINK_FLOOR: Duration = Duration::from_secs(5);
+
+/// Steps of shrinking before settling for the input reached so far.
+const SHRINK_STEPS: usize = 1000;
+
+/// One variant of one workload in a given program, probed in fresh
+/// processes.
+pub(crate) struct Prober<'a> {
+    /// The program: this one, or a build `ab` compares.
+    pub exe: PathBuf,
+    /// Workload name.
+    pub workload: &'a str,
+    /// Variant name.
+    pub variant: &'a str,
+    /// How long one probe may run.
+    pub deadline: Duration,
+}
+
+/// What a finished search found.
+pub(crate) struct Found {
+    /// The smallest batch found to fault: one input unless the fault
+    /// needs several together; empty when the batch did not fault again.
+    pub inputs: Vec<String>,
+    /// The fault the probes saw (the original one when none did).
+    pub fault: Fault,
+    /// The single input found before shrinking, as the batch held it.
+    pub drawn: Option<String>,
+    /// Whether shrinking got the input smaller.
+    pub shrunk: bool,
+    /// Whether shrinking stopped at its time budget.
+    pub out_of_time: bool,
+}
+
+impl Prober<'_> {
+    /// This program, probing `workload`'s `variant`.
+    pub(crate) fn this<'a>(workload: &'a str, variant: &'a str, deadline: Duration) -> Prober<'a> {
+        Prober {
+            exe: super::job::this_program(),
+            workload,
+            variant,
+            deadline,
+        }
+    }
+
+    /// Runs `inputs` in a fresh process: its fault, if it has one. A probe
+    /// that cannot run at all (the program refuses the inputs) is an error.
+    pub(crate) fn probe(&self, inputs: &[String]) -> Result<Option<Fault>, Error> {
+        let mut command = solve_command(&self.exe, self.workload, self.variant, inputs);
+        command.stdout(Stdio::null());
+        let ended = watch::run(command, Deadline::Whole(self.deadline), false)?;
+        match (ended.fault, ended.status.code()) {
+            (Some(fault), _) => Ok(Some(fault)),
+            (None, Some(0 | 1)) => Ok(None),
+            (None, code) => Err(Error::usage(format!(
+                "probing {} {}: {} exited with {code:?}: {}",
+                self.workload,
+                self.variant,
+                self.exe.display(),
+                ended.stderr.lines().last().unwrap_or("no message")
+            ))),
+        }
+    }
+
+    /// Finds the smallest part of `batch` that faults like `fault`, then
+    /// shrinks a single input with `shrink` (candidates one step simpler).
+    pub(crate) fn search(
+        &self,
+        batch: Vec<String>,
+        fault: &Fault,
+        shrink: &dyn Fn(&str) -> Vec<String>,
+    ) -> Result<Found, Error> {
+        let mut found = Found {
+            inputs: batch,
+            fault: fault.clone(),
+            drawn: None,
+            shrunk: false,
+            out_of_time: false,
+        };
+        let same = |inputs: &[String]| -> Result<Option<Fault>, Error> {
+            Ok(self.probe(inputs)?.filter(|f| f.same_kind(fault)))
+        };
+        let mut narrowed = false;
+        while found.inputs.len() > 1 {
+            let half = found.inputs.len() / 2;
+            let (low, high) = found.inputs.split_at(half);
+            let next = match same(low)? {
+                Some(f) => Some((low.to_vec(), f)),
+                None => same(high)?.map(|f| (high.to_vec(), f)),
+            };
+            let Some((part, f)) = next else { break };
+            (found.inputs, found.fault, narrowed) = (part, f, true);
+        }
+        if !narrowed {
+            match same(&found.inputs)? {
+                Some(f) => found.fault = f,
+                None => {
+                    found.inputs.clear();
+                    return Ok(found);
+                }
+            }
+        }
+        if let [input] = found.inputs.as_slice() {
+            found.drawn = Some(input.clone());
+            let budget = (self.deadline * SHRINK_DEADLINES).max(SHRINK_FLOOR);
+            let started = Instant::now();
+            let mut input = input.clone();
+            'steps: for _ in 0..SHRINK_STEPS {
+                for candidate in shrink(&input) {
+                    if started.elapsed() > budget {
+                        found.out_of_time = true;
+                        break 'steps;
+                    }
+                    if let Some(f) = same(std::slice::from_ref(&candidate))? {
+                        (input, found.fault, found.shrunk) = (candidate, f, true);
+                        continue 'steps;
+                    }
+                }
+                break;
+            }
+            found.inputs = vec![input];
+        }
+        Ok(found)
+    }
+}
+
+/// `exe solve WORKLOAD --variant V --force -- INPUT...` with isolation off.
+pub(crate) fn solve_command(
+    exe: &Path,
+    workload: &str,
+    variant: &str,
+    inputs: &[String],
+) -> Command {
+    let mut command = super::child_command(exe);
+    command
+        .args(["solve", workload, "--variant", variant, "--force", "--"])
+        .args(inputs)
+        .env(super::ISOLATE_ENV, "0")
+        .env(PROBE_ENV, "1")
+        .env("CI", "1");
+    command
+}

@@ -1,0 +1,350 @@
+//! A variant that crashes or hangs is a finding, not the end of the run.
+//!
+//! The test writes a crate outside this workspace (the outside-crate
+//! test's manifest and features, so the library build is shared): a toy
+//! kernel, the set bits of a word, four variants, one of which (`table`)
+//! faults on every input `x` with `x % 7 == 3` as the environment variable
+//! `FAULT` says: a null write, an endless loop, unbounded recursion,
+//! `std::process::abort`, or an AVX2 instruction it does not declare. Its
+//! binary `faulty` reads `FAULT`; `clean` is the same kernel ignoring it.
+//! One build serves every fault. Through the fixture's own binary, `check`
+//! must name the variant, what happened and the shrunk input with a repro
+//! line that reproduces it, and report the others as agreeing; `bench
+//! --quick` must write every other variant's records and the faulty one's
+//! status; `ab --binaries clean faulty` must call the record BROKE.
+
+mod common;
+
+use common::{build_outside, tool_missing, write_outside_manifest};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+const LIB: &str = r#"
+use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
+use std::hint::black_box;
+
+/// Set bits of a 64-bit word, four ways; `table` faults as `fault` says.
+pub struct Bits {
+    pub fault: &'static str,
+}
+
+/// A byte-popcount table, built when the variant is.
+struct Table {
+    counts: [u8; 256],
+    fault: &'static str,
+}
+
+impl Solve<u64, u32> for Table {
+    fn solve_batch(&mut self, inputs: &[u64], out: &mut [u32]) {
+        for (x, o) in inputs.iter().zip(out) {
+            if x % 7 == 3 {
+                strike(self.fault, *x);
+            }
+            *o = x.to_le_bytes().iter().map(|&b| u32::from(self.counts[b as usize])).sum();
+        }
+    }
+}
+
+fn strike(fault: &str, x: u64) {
+    match fault {
+        // SAFETY: none; this writes through a null pointer on purpose.
+        "segv" => unsafe { std::ptr::null_mut::<u64>().write_volatile(x) },
+        "loop" => loop {
+            black_box(x);
+        },
+        "stack" => {
+            black_box(deep(x));
+        }
+        "abort" => std::process::abort(),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: none; AVX2 is not declared, on purpose.
+        "avx2" => {
+            black_box(unsafe { avx2(x) });
+        }
+        _ => {}
+    }
+}
+
+/// Recursion that ends only where no stack is left.
+fn deep(n: u64) -> u64 {
+    let frame = black_box([n; 64]);
+    if frame[0] == u64::MAX {
+        return 0;
+    }
+    deep(frame[1].wrapping_add(1) % (u64::MAX - 1)).wrapping_add(frame[2])
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2(x: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let v = black_box(_mm256_set1_epi64x(x as i64));
+    let w = black_box(_mm256_add_epi64(v, v));
+    _mm256_extract_epi64::<0>(w) as u64
+}
+
+impl Workload for Bits {
+    type Input = u64;
+    type Output = u32;
+    fn name(&self) -> &'static str { "bits" }
+    fn description(&self) -> &'static str { "set bits of a 64-bit word" }
+    fn unit(&self) -> &'static str { "words" }
+    fn variants(&self) -> Vec<VariantInfo> {
+        vec![
+            VariantInfo::new("loop", "bit by bit", &[]),
+            VariantInfo::new("popcnt", "u64::count_ones", &[]),
+            VariantInfo::new("table", "a byte table", &[]),
+            VariantInfo::new("bytes", "byte by byte", &[]),
+        ]
+    }
+    fn default_variant(&self) -> &'static str { "popcnt" }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u32>>> {
+        match variant {
+            "loop" => Some(Box::new(|x: &u64| (0..64).map(|i| (x >> i) as u32 & 1).sum())),
+            "popcnt" => Some(Box::new(|x: &u64| x.count_ones())),
+            "table" => {
+                let counts = std::array::from_fn(|b| (b as u8).count_ones() as u8);
+                Some(Box::new(Table { counts, fault: self.fault }))
+            }
+            "bytes" => Some(Box::new(|x: &u64| x.to_le_bytes().iter().map(|b| b.count_ones()).sum())),
+            _ => None,
+        }
+    }
+    fn input_sets(&self) -> Vec<InputSet> {
+        let p = InputSet::new("p:P", "bits set with probability P").parameters(&["density"]);
+        vec![p.sweep("p-sweep", [0.2, 0.5, 0.8])]
+    }
+    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["p-sweep".into()] }
+    fn bench_batch(&self, _quick: bool) -> usize { 1024 }
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<u64>, String> {
+        let (p, mut x): (f64, u64) = (set.get(0)?, seed);
+        let mut bit = move || { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); ((x >> 40) as f64) < p * (1u64 << 24) as f64 };
+        Ok((0..n).map(|_| (0..64).fold(0, |w, i| w | u64::from(bit()) << i)).collect())
+    }
+    fn parse_input(&self, text: &str) -> Result<u64, String> { text.parse().map_err(|e| format!("'{text}': {e}")) }
+    fn format_input(&self, input: &u64) -> String { input.to_string() }
+    fn format_output(&self, output: &u32) -> String { output.to_string() }
+    fn picture(&self, input: &u64) -> String { format!("{input:064b}") }
+    fn shrink(&self, input: &u64) -> Vec<u64> { bitbench::Shrink::shrink(input) }
+}
+"#;
+
+const FAULTY: &str = r#"
+fn main() -> std::process::ExitCode {
+    let fault: &'static str = std::env::var("FAULT").unwrap_or_default().leak();
+    bitbench::cli::main(&[&fault_kernel::Bits { fault }], bitbench::origin!())
+}
+"#;
+
+const CLEAN: &str = "bitbench::main!(fault_kernel::Bits { fault: \"\" });\n";
+
+/// The fixture's two binaries, built once for every test here.
+fn binaries() -> &'static (PathBuf, PathBuf) {
+    static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("bitbench-faults-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src/bin")).unwrap();
+        write_outside_manifest(&dir, "fault-kernel", &["count"]);
+        std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
+        std::fs::write(dir.join("src/bin/faulty.rs"), FAULTY).unwrap();
+        std::fs::write(dir.join("src/bin/clean.rs"), CLEAN).unwrap();
+        let faulty = build_outside(&dir, "faulty");
+        let clean = faulty.with_file_name(format!("clean{}", std::env::consts::EXE_SUFFIX));
+        (faulty, clean)
+    })
+}
+
+fn run(exe: &Path, args: &[&str], fault: &str) -> Output {
+    Command::new(exe)
+        .args(args)
+        .env("CI", "1")
+        .env("FAULT", fault)
+        .output()
+        .expect("the fixture runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `check` names the variant, what happened and a shrunk input whose
+/// repro line reproduces it, and the other variants still agree.
+fn check(fault: &str, words: &str, extra: &[&str]) {
+    let (faulty, _) = binaries();
+    let mut args = vec!["check", "--cases", "200"];
+    args.extend(extra);
+    let out = run(faulty, &args, fault);
+    let (stdout, stderr) = text(&out);
+    let all = format!("{stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{fault}: {all}");
+    assert!(
+        stdout.contains("bits table CRASHED") || stdout.contains("bits table HUNG"),
+        "{all}"
+    );
+    assert!(
+        stdout.contains(&format!("what: {words}")),
+        "{fault}: no {words:?} in {all}"
+    );
+    for other in ["popcnt", "bytes"] {
+        assert!(
+            stdout.contains(&format!("{other}: agreed with loop on")),
+            "{all}"
+        );
+    }
+    let input = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("input: "))
+        .unwrap_or_else(|| panic!("no input in {all}"));
+    let x: u64 = input.parse().expect("a number");
+    assert_eq!(x % 7, 3, "{input} is not an input that faults");
+    let repro = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: "))
+        .unwrap_or_else(|| panic!("no repro in {all}"));
+    let name = faulty.file_name().unwrap().to_str().unwrap();
+    assert_eq!(
+        repro,
+        format!("{name} solve bits --variant table '{input}'"),
+        "{all}"
+    );
+    // The repro line, run: the same fault, named, exit 1.
+    let mut args = vec!["solve", "bits", "--variant", "table", input];
+    args.extend(extra);
+    let again = run(faulty, &args, fault);
+    let (_, err) = text(&again);
+    assert_eq!(again.status.code(), Some(1), "{err}");
+    assert!(err.contains(words) && err.contains(input), "{err}");
+}
+
+/// `bench --quick`: exit 1, every other variant measured, `table`'s
+/// records say what happened.
+fn bench(fault: &str, status: &str, extra: &[&str]) {
+    let (faulty, _) = binaries();
+    let path = std::env::temp_dir().join(format!(
+        "bitbench-faults-{}-{fault}.json",
+        std::process::id()
+    ));
+    let mut args = vec!["bench", "--quick", "--out", path.to_str().unwrap()];
+    args.extend(extra);
+    let out = run(faulty, &args, fault);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("a results file")).unwrap();
+    let records = results["records"].as_array().unwrap();
+    for variant in ["loop", "popcnt", "table", "bytes"] {
+        let mine: Vec<_> = records
+            .iter()
+            .filter(|r| r["variant"] == variant && r["metric"] == "time")
+            .collect();
+        assert_eq!(mine.len(), 3, "{variant}: {mine:?}");
+        let want = if variant == "table" { status } else { "ok" };
+        for r in mine {
+            assert_eq!(r["status"], want, "{r}");
+            if variant == "table" {
+                assert!(r["reason"].as_str().is_some_and(|s| !s.is_empty()), "{r}");
+                assert_eq!(r["samples"], 0, "{r}");
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `ab --binaries clean faulty`: B faults where A does not: BROKE, exit 1.
+fn ab(fault: &str, words: &str, extra: &[&str]) {
+    let (faulty, clean) = binaries();
+    let path = std::env::temp_dir().join(format!(
+        "bitbench-faults-ab-{}-{fault}.json",
+        std::process::id()
+    ));
+    let mut args = vec![
+        "ab",
+        "--binaries",
+        clean.to_str().unwrap(),
+        faulty.to_str().unwrap(),
+        "--variant",
+        "table",
+        "--inputs",
+        "p:0.5",
+        "--metric",
+        "time",
+        "--out",
+        path.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let out = run(clean, &args, fault);
+    let (stdout, stderr) = text(&out);
+    let all = format!("{stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(stdout.contains("BROKE"), "{all}");
+    assert!(stdout.contains(words), "no {words:?} in {all}");
+    assert!(stdout.contains("solve bits --variant table"), "{all}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_null_write_is_a_finding() {
+    check("segv", "crashed: segmentation fault (SIGSEGV)", &[]);
+    bench("segv", "crashed", &[]);
+    ab("segv", "segmentation fault (SIGSEGV)", &[]);
+}
+
+#[test]
+fn a_stack_overflow_is_a_finding() {
+    check("stack", "aborted: stack overflow", &[]);
+    bench("stack", "crashed", &[]);
+    ab("stack", "aborted: stack overflow", &[]);
+}
+
+#[test]
+fn an_abort_is_a_finding() {
+    check("abort", "aborted (SIGABRT)", &[]);
+    bench("abort", "crashed", &[]);
+    ab("abort", "aborted (SIGABRT)", &[]);
+}
+
+/// The deadline: `--timeout` low, on inputs that loop forever, so the
+/// healthy variants are far from it even on a busy machine; finding and
+/// shrinking the input is bounded, and the whole test takes under 30 s.
+#[test]
+fn an_endless_loop_is_stopped_at_its_deadline() {
+    let started = Instant::now();
+    check("loop", "did not finish in 0.5 s", &["--timeout", "0.5"]);
+    bench("loop", "hung", &["--timeout", "0.5"]);
+    ab("loop", "did not finish in 0.5 s", &["--timeout", "0.5"]);
+    let took = started.elapsed();
+    eprintln!("the deadline test took {took:?}");
+}
+
+/// An AVX2 instruction the variant does not declare, on an emulated CPU
+/// without AVX2: `BITBENCH_RUNNER` keeps the children on that CPU.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn an_undeclared_cpu_feature_is_a_finding() {
+    if tool_missing("qemu-x86_64") {
+        eprintln!("SKIPPED: qemu-x86_64 is not installed (bash .ci/install-qemu-user installs it)");
+        return;
+    }
+    let (faulty, _) = binaries();
+    let out = Command::new("qemu-x86_64")
+        .args(["-cpu", "qemu64"])
+        .arg(faulty)
+        .args(["check", "--cases", "200"])
+        .env("CI", "1")
+        .env("FAULT", "avx2")
+        .env("BITBENCH_RUNNER", "qemu-x86_64 -cpu qemu64")
+        .output()
+        .expect("qemu-x86_64 runs");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("what: illegal instruction (SIGILL): does the variant declare every CPU feature it uses?"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("popcnt: agreed with loop on"), "{stdout}");
+}
