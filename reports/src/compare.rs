@@ -57,6 +57,9 @@ pub enum Verdict {
     /// A measured record became an error (wrong answer), a crash or a
     /// hang: gated like a regression.
     Broke(String),
+    /// The base failed (crashed, hung) where the new build does not: said
+    /// apart, and never a failure of the gate.
+    Fixed(String),
     /// The records cannot be judged, for the stated reason.
     NotComparable(String),
 }
@@ -74,6 +77,7 @@ impl Verdict {
             Verdict::Improved => "improved".to_owned(),
             Verdict::NoChange => "no change".to_owned(),
             Verdict::Broke(why) => format!("BROKE: {why}"),
+            Verdict::Fixed(why) => format!("fixed: {why}"),
             Verdict::NotComparable(why) => format!("not comparable: {why}"),
         }
     }
@@ -335,7 +339,7 @@ impl Comparison<'_> {
         for r in &self.rows {
             counts[match r.verdict {
                 Verdict::Regressed | Verdict::Broke(_) => 0,
-                Verdict::Improved => 1,
+                Verdict::Improved | Verdict::Fixed(_) => 1,
                 Verdict::NoChange => 2,
                 Verdict::NotComparable(_) => 3,
             }] += 1;

@@ -60,6 +60,8 @@ pub struct Options {
     pub threshold_pct: Option<f64>,
     /// Paired measuring time in all; `None`: 2 s per record.
     pub seconds: Option<f64>,
+    /// How long a build may take to answer one request.
+    pub timeout: Duration,
     /// Seed of the generated inputs.
     pub seed: u64,
     /// Output format.
@@ -78,17 +80,44 @@ pub const SECONDS_PER_RECORD: f64 = 2.0;
 struct Build {
     side: Side,
     child: Option<(Child, Hello)>,
+    core: Option<usize>,
+    timeout: Duration,
 }
 
 impl Build {
-    /// Starts `side`'s serve-mode child, pinned to `core`; without one (a
-    /// build from before serve mode) the build still runs its subcommands.
-    fn start(side: Side, core: Option<usize>) -> Build {
-        let name = format!("{} ({})", side.label, side.name);
-        let child = Child::spawn(&side.exe, &name, core)
-            .ok()
-            .and_then(|mut c| c.request::<Hello>(&Request::Hello).ok().map(|h| (c, h)));
-        Build { side, child }
+    /// Starts `side`'s serve-mode child, pinned to `core`, answering within
+    /// `timeout`; without one (a build from before serve mode) the build
+    /// still runs its subcommands.
+    fn start(side: Side, core: Option<usize>, timeout: Duration) -> Build {
+        let mut build = Build {
+            side,
+            child: None,
+            core,
+            timeout,
+        };
+        build.child = build.spawn();
+        build
+    }
+
+    fn spawn(&self) -> Option<(Child, Hello)> {
+        let name = format!("{} ({})", self.side.label, self.side.name);
+        // Starting builds every variant: that may take longer than one batch.
+        let mut child = Child::spawn(&self.side.exe, &name, self.core, self.timeout).ok()?;
+        let hello = child.request::<Hello>(&Request::Hello).ok()?;
+        Some((child, hello))
+    }
+
+    /// Why its child stopped answering, if it did.
+    fn fault(&self) -> Option<crate::fault::Fault> {
+        self.child.as_ref().and_then(|(c, _)| c.fault().cloned())
+    }
+
+    /// A fresh child in place of one that crashed or hung, for the records
+    /// that follow.
+    fn revive(&mut self) {
+        if self.fault().is_some() {
+            self.child = self.spawn();
+        }
     }
 
     /// Ends the child, if any (before counting: valgrind needs the core
@@ -120,8 +149,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let (date, stamp) = crate::machine::now();
     let mut machine = crate::machine::machine(&options.machine);
     let core = child::core();
-    let mut a = Build::start(a, core);
-    let mut b = Build::start(b, core);
+    let mut a = Build::start(a, core, options.timeout);
+    let mut b = Build::start(b, core, options.timeout);
     let planned = plan(suite, options, &a, &b)?;
     let threshold = |m| {
         options
@@ -141,7 +170,10 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     for p in &planned {
         bar.set_message(format!("{}/{}/{}", p.workload, p.variant, p.set));
         let mut row = Row::new(p, "answers", "");
-        match answers(p, options.seed, &mut a, &mut b, &files) {
+        let answered = answers(Some(suite), p, options.seed, &mut a, &mut b, &files);
+        a.revive();
+        b.revive();
+        match answered {
             Err(verdict) => {
                 row.verdict = verdict;
                 rows.push(row);
@@ -225,7 +257,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
 /// The commit `exe` says it was built from (its serve mode's hello);
 /// `None` for a build without serve mode or not told its commit.
 pub fn build_commit(exe: &Path) -> Option<String> {
-    let mut child = Child::spawn(exe, &exe.display().to_string(), None).ok()?;
+    let timeout = crate::fault::DEFAULT_TIMEOUT;
+    let mut child = Child::spawn(exe, &exe.display().to_string(), None, timeout).ok()?;
     let hello = child.request::<Hello>(&Request::Hello).ok()?;
     (hello.commit != "unknown").then_some(hello.commit)
 }
@@ -245,7 +278,11 @@ pub fn paired_time(
     let [workload, variant, set] = record;
     let core = child::core();
     let [a, b] = sides;
-    let (mut a, mut b) = (Build::start(a, core), Build::start(b, core));
+    let timeout = crate::fault::DEFAULT_TIMEOUT;
+    let (mut a, mut b) = (
+        Build::start(a, core, timeout),
+        Build::start(b, core, timeout),
+    );
     let mut unit = None;
     for build in [&a, &b] {
         let Some((_, hello)) = &build.child else {
@@ -266,7 +303,7 @@ pub fn paired_time(
         set: set.to_owned(),
         unit: unit.ok_or_else(|| Error::usage(format!("unknown workload '{workload}'")))?,
     };
-    let mut row = match answers(&p, seed, &mut a, &mut b, files) {
+    let mut row = match answers(None, &p, seed, &mut a, &mut b, files) {
         Err(Verdict::NotComparable(why)) => return Err(Error::usage(why)),
         Err(verdict) | Ok(Compared::Differ(verdict, _)) => {
             let mut row = Row::new(&p, "answers", "");
@@ -378,6 +415,7 @@ enum Compared {
 /// children keep the batch loaded for timing); `Err`: the record cannot
 /// be compared.
 fn answers(
+    suite: Option<&Suite>,
     p: &Planned,
     seed: u64,
     a: &mut Build,
@@ -417,14 +455,28 @@ fn answers(
             }
         }
     };
-    let from_a = solve(a).map_err(|e| not("A", e))?;
-    let from_b = match solve(b) {
-        Ok(answers) => answers,
-        Err(e @ Error::Failed(_)) => {
+    let (from_a, from_b) = (solve(a), solve(b));
+    let (from_a, from_b) = match (from_a, from_b, a.fault(), b.fault()) {
+        (Ok(x), Ok(y), ..) => (x, y),
+        (Ok(_), Err(_), _, Some(fault)) => {
+            let (why, repro) = faulted(suite, p, &lines, &fault, [&b.side, &a.side]);
+            return Ok(Compared::Differ(Verdict::Broke(why), repro));
+        }
+        (Err(_), Ok(_), Some(fault), _) => {
+            let (why, _) = faulted(suite, p, &lines, &fault, [&a.side, &b.side]);
+            return Ok(Compared::Differ(Verdict::Fixed(why), Vec::new()));
+        }
+        (Err(ea), Err(eb), ..) if a.fault().is_some() || b.fault().is_some() => {
+            return Err(Verdict::NotComparable(format!(
+                "both builds failed: A: {ea}; B: {eb}"
+            )));
+        }
+        (Ok(_), Err(e @ Error::Failed(_)), ..) => {
             let why = format!("B failed where A did not: {e}");
             return Ok(Compared::Differ(Verdict::Broke(why), Vec::new()));
         }
-        Err(e) => return Err(not("B", e)),
+        (Err(e), _, ..) => return Err(not("A", e)),
+        (_, Err(e), ..) => return Err(not("B", e)),
     };
     let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {
         return Ok(Compared::Agree(elements));
@@ -453,6 +505,70 @@ fn answers(
         })
         .collect();
     Ok(Compared::Differ(Verdict::Broke(why), repro))
+}
+
+/// One build (`sides[0]`) faulted on a record's batch where the other did
+/// not: the input that does it, found and shrunk in fresh processes of
+/// that build (shrunk where `suite` knows the workload), in words, and
+/// both builds' `solve` lines for it.
+fn faulted(
+    suite: Option<&Suite>,
+    p: &Planned,
+    lines: &[String],
+    fault: &crate::fault::Fault,
+    sides: [&Side; 2],
+) -> (String, Vec<String>) {
+    let timeout = crate::fault::DEFAULT_TIMEOUT.min(Duration::from_secs(10));
+    let prober = crate::fault::probe::Prober {
+        exe: sides[0].exe.clone(),
+        workload: &p.workload,
+        variant: &p.variant,
+        deadline: match fault {
+            crate::fault::Fault::Hung { after } => *after,
+            _ => timeout,
+        },
+    };
+    let shrink = |line: &str| {
+        suite
+            .and_then(|s| s.find(&p.workload).ok())
+            .map(|w| w.shrink_text(line))
+            .unwrap_or_default()
+    };
+    let (me, other) = (&sides[0].label, &sides[1].label);
+    match prober.search(lines.to_vec(), fault, &shrink) {
+        Ok(found) if !found.inputs.is_empty() => {
+            let shown: Vec<String> = found.inputs.iter().map(|i| format!("'{i}'")).collect();
+            let why = format!(
+                "{me} {} on input {} where {other} does not",
+                found.fault.describe(),
+                shown.join(" ")
+            );
+            let repro = sides
+                .iter()
+                .map(|s| {
+                    let exe = s.exe.display().to_string();
+                    crate::repro::solve_line(&exe, &p.workload, Some(&p.variant), &found.inputs)
+                })
+                .collect();
+            (why, repro)
+        }
+        Ok(_) => (
+            format!(
+                "{me} {} on the batch of {} (no single input found) where {other} does not",
+                fault.describe(),
+                p.set
+            ),
+            Vec::new(),
+        ),
+        Err(e) => (
+            format!(
+                "{me} {} on {} where {other} does not ({e})",
+                fault.describe(),
+                p.set
+            ),
+            Vec::new(),
+        ),
+    }
 }
 
 fn write_lines(path: &Path, lines: &[String]) -> Result<(), Error> {

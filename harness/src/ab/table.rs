@@ -145,7 +145,7 @@ impl Outcome {
             counts[match r.verdict {
                 Verdict::Regressed => 0,
                 Verdict::Broke(_) => 1,
-                Verdict::Improved => 2,
+                Verdict::Improved | Verdict::Fixed(_) => 2,
                 Verdict::NoChange => 3,
                 Verdict::NotComparable(_) => 4,
             }] += 1;

@@ -49,6 +49,10 @@ pub struct Args {
     /// Results file with both builds' records; default: results/ab-TIMESTAMP.json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Seconds a build may take to answer one request (solving a record's
+    /// batch once, one sample) before it counts as hung and is stopped.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
+    timeout: std::time::Duration,
     #[command(flatten)]
     machine: MachineArg,
 }
@@ -61,7 +65,7 @@ second run reuses them. A revision that does not build is refused.
 What works for which build:
   answers       every build: the driver gets each record's inputs once and \
 compares both builds' canonical answers; a difference is BROKE (exit 1), \
-with both builds' `solve` commands.
+with both builds' `solve` commands. A build that crashes or hangs where the other does not is BROKE too (B) or fixed (A), with the input found and shrunk in fresh processes.
   instructions  every build with `count` (valgrind and gungraun-runner \
 installed): both builds' `count`, compared exactly.
   time          builds with serve mode (this version on): paired samples, \
@@ -103,6 +107,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
             .collect(),
         threshold_pct: args.threshold,
         seconds: args.seconds,
+        timeout: args.timeout,
         seed: args.seed,
         format: match args.format.as_str() {
             "markdown" => Format::Markdown,

@@ -26,7 +26,7 @@ pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
 const SHRINK_DEADLINES: u32 = 12;
 
 /// At least this long for shrinking, however short the deadline.
-const SHRINK_FLOOR: Duration = Duration::from_secs(5);
+const SHRINK_FLOOR: Duration = Duration::from_secs(2);
 
 /// Steps of shrinking before settling for the input reached so far.
 const SHRINK_STEPS: usize = 1000;

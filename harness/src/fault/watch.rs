@@ -112,10 +112,7 @@ pub(crate) fn run(mut command: Command, deadline: Deadline, echo: bool) -> Resul
     let (fault, open) = match hung {
         Some((after, step)) => (Some(Fault::Hung { after }), step.into_iter().collect()),
         None => (
-            signal(&status).map(|signal| Fault::Signal {
-                signal,
-                stderr: stderr.clone(),
-            }),
+            signal(&status).map(|_| fault_of(&status, stderr.clone())),
             reader.open.into_values().map(|(step, _)| step).collect(),
         ),
     };
@@ -125,6 +122,18 @@ pub(crate) fn run(mut command: Command, deadline: Deadline, echo: bool) -> Resul
         open,
         stderr,
     })
+}
+
+/// How a process that ended without finishing its work ended: by a
+/// signal, or by exiting, with the end of its stderr.
+pub(crate) fn fault_of(status: &ExitStatus, stderr: String) -> Fault {
+    match signal(status) {
+        Some(signal) => Fault::Signal { signal, stderr },
+        None => Fault::Exited {
+            code: status.code().unwrap_or(-1),
+            stderr,
+        },
+    }
 }
 
 /// The signal that ended a process, if one did.

@@ -213,7 +213,10 @@ impl<'b, 'o> Prober<'b, 'o> {
                 .map_err(|e| Error::usage(format!("{COMMAND}: {}: {e}", commit.short())))?;
                 probe.change_pct = row.change_pct;
                 probe.moved = match row.verdict {
-                    Verdict::Regressed | Verdict::Improved | Verdict::Broke(_) => true,
+                    Verdict::Regressed
+                    | Verdict::Improved
+                    | Verdict::Broke(_)
+                    | Verdict::Fixed(_) => true,
                     Verdict::NoChange => false,
                     Verdict::NotComparable(why) => {
                         return Err(Error::usage(format!(
