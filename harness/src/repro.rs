@@ -40,6 +40,31 @@ pub(crate) fn solve_line(
     line
 }
 
+/// The words of a line [`solve_line`] wrote: split at spaces, with
+/// single-quoted words (and `'\''` within them) read back.
+pub(crate) fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let (mut quoted, mut escaped) = (false, false);
+    for c in line.chars() {
+        match (c, quoted, escaped) {
+            (c, false, true) => {
+                word.get_or_insert_with(String::new).push(c);
+                escaped = false;
+            }
+            ('\'', ..) => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            ('\\', false, _) => escaped = true,
+            (' ', false, _) => words.extend(word.take()),
+            (c, ..) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
 /// Quotes a text input for a POSIX shell.
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
@@ -56,6 +81,16 @@ mod tests {
             r"toy solve w --variant v 'it'\''s 1' '2'"
         );
         assert_eq!(solve_line("bitbench", "w", None, &[]), "bitbench solve w");
+    }
+
+    #[test]
+    fn solve_lines_read_back_into_their_words() {
+        let inputs = ["it's 1".to_owned(), "#.. /...".to_owned(), String::new()];
+        let line = solve_line("toy", "w", None, &inputs);
+        assert_eq!(
+            shell_words(&line),
+            ["toy", "solve", "w", "it's 1", "#.. /...", ""]
+        );
     }
 
     #[test]

@@ -344,7 +344,7 @@ fn an_undeclared_cpu_feature_is_a_finding() {
     let out = Command::new("qemu-x86_64")
         .args(["-cpu", "qemu64"])
         .arg(faulty)
-        .args(["check", "--cases", "200"])
+        .args(["check", "--cases", "50"])
         .env("CI", "1")
         .env("FAULT", "avx2")
         .env("BITBENCH_RUNNER", "qemu-x86_64 -cpu qemu64")

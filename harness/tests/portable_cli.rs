@@ -1,7 +1,7 @@
 //! `bitbench check` of every workload on an emulated CPU with baseline
 //! x86-64 only (QEMU's `qemu64` model: SSE2, no POPCNT, no SSE4, no AVX):
 //! every variant that needs more must be listed unavailable and never run
-//! (an illegal instruction would kill the run), and every portable path —
+//! (an illegal instruction would be a finding), and every portable path —
 //! the ones CPUs without the features take — must agree with its oracle.
 //! Skipped, with a message, where `qemu-x86_64` is missing
 //! (`bash .ci/install-qemu-user` installs it; CI runs it).
@@ -23,6 +23,8 @@ fn check_passes_on_a_cpu_without_simd_extensions() {
         .args(["-cpu", "qemu64", env!("CARGO_BIN_EXE_bitbench")])
         .args(["check", "--cases", "50"])
         .env("CI", "1")
+        // The children that run the kernels run on the emulated CPU too.
+        .env("BITBENCH_RUNNER", "qemu-x86_64 -cpu qemu64")
         .output()
         .expect("qemu-x86_64 runs");
     let text = stdout(&out);

@@ -192,7 +192,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         program,
     };
     if let Some(artifact) = &args.decode {
-        return decode(&fuzz, &known, &args.targets, artifact);
+        return decode(suite, &fuzz, &known, &args.targets, artifact);
     }
     let targets = if args.targets.is_empty() {
         known.clone()
@@ -229,7 +229,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         "runs/s"
     );
     for target in &targets {
-        let run = run_target(&fuzz, target, args.seconds)?;
+        let run = run_target(suite, &fuzz, target, args.seconds)?;
         let result = if run.finding.is_some() {
             "FINDING"
         } else {
@@ -267,7 +267,12 @@ struct TargetRun {
     finding: Option<String>,
 }
 
-fn run_target(fuzz: &Targets, target: &str, seconds: u64) -> Result<TargetRun, Error> {
+fn run_target(
+    suite: &Suite,
+    fuzz: &Targets,
+    target: &str,
+    seconds: u64,
+) -> Result<TargetRun, Error> {
     let start = Instant::now();
     let (ok, log) = output(
         fuzz.cargo_fuzz("run").args([
@@ -294,6 +299,9 @@ fn run_target(fuzz: &Targets, target: &str, seconds: u64) -> Result<TargetRun, E
         if let Some(artifact) = artifact_path(&lines) {
             for line in replay(fuzz, target, Path::new(&artifact))?.inputs {
                 report.push_str(&format!("\nreproduce: {line}"));
+                for named in faulting_variants(suite, &line) {
+                    report.push_str(&format!("\n{named}"));
+                }
             }
         }
         Some(report)
@@ -379,6 +387,7 @@ fn artifact_path(lines: &[&str]) -> Option<String> {
 /// `--decode`: the target comes from the artifact's folder
 /// (`artifacts/TARGET/...`) unless named on the command line.
 fn decode(
+    suite: &Suite,
     fuzz: &Targets,
     known: &[String],
     named: &[String],
@@ -423,6 +432,13 @@ fn decode(
     for line in &run.inputs {
         outln!("reproduce: {line}");
     }
+    if !run.passed {
+        for line in &run.inputs {
+            for named in faulting_variants(suite, line) {
+                outln!("{named}");
+            }
+        }
+    }
     if run.passed {
         outln!("the target passes on this input now");
         return Ok(());
@@ -432,6 +448,34 @@ fn decode(
         "{target} still fails on {}",
         artifact.display()
     )))
+}
+
+/// The variants that crash or hang on the inputs of `line` (a target's
+/// `PROGRAM solve WORKLOAD 'INPUT'...`), each replayed in a fresh process,
+/// as lines to print: the line with `--variant` and what happened. A
+/// crash kills the target before it can say which variant it was running
+/// (a disagreement it names itself), and `solve` without a variant runs
+/// the default, which may be sound.
+fn faulting_variants(suite: &Suite, line: &str) -> Vec<String> {
+    let words = crate::repro::shell_words(line);
+    let (Some(workload), Some(inputs)) = (words.get(2), words.get(3..)) else {
+        return Vec::new();
+    };
+    let Ok(w) = suite.find(workload) else {
+        return Vec::new();
+    };
+    let program = words[0].as_str();
+    w.variants()
+        .iter()
+        .filter(|v| v.unavailable.is_none())
+        .filter_map(|v| {
+            let prober =
+                crate::fault::probe::Prober::this(workload, v.name, crate::fault::DEFAULT_TIMEOUT);
+            let fault = prober.probe(inputs).ok().flatten()?;
+            let repro = crate::repro::solve_line(program, workload, Some(v.name), inputs);
+            Some(format!("{} {}: {repro}", v.name, fault.describe()))
+        })
+        .collect()
 }
 
 /// A target run on one artifact, its decoded inputs printed.
