@@ -9,6 +9,7 @@
 //! (one implementation of verification serves both).
 
 use crate::error::Error;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
@@ -103,7 +104,21 @@ pub fn prepare<W: Workload + ?Sized>(
     let solver_built = started.elapsed();
     let mut elements = None;
     let mut out = if request.verify {
+        // Announced steps, for a watched child (see `crate::fault`).
+        let step = |variant: &str, expected| {
+            let batch = Batch::Set {
+                set: set.to_owned(),
+            };
+            beacon::begin(|| Step::new(variant, batch, expected))
+        };
+        let running = step(
+            verify::reference(w, &inputs).unwrap_or_default(),
+            Duration::ZERO,
+        );
+        let started = Instant::now();
         let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
+        drop(running);
+        let _running = step(request.variant, started.elapsed());
         let out = verify::checked(w, request.variant, &mut *solver, &inputs, expected.as_ref())
             .map_err(BatchError::Wrong)?;
         elements = Some(

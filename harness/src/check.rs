@@ -44,7 +44,7 @@ pub struct CheckOptions {
 impl CheckOptions {
     /// `cases` inputs per set from `seed`, the default deadline, nothing
     /// excluded.
-    pub fn new(cases: usize, seed: u64) -> Self {
+    pub const fn new(cases: usize, seed: u64) -> Self {
         CheckOptions {
             cases,
             seed,
@@ -159,6 +159,9 @@ impl<'w, W: Workload + ?Sized> Pool<'w, W> {
     }
 }
 
+/// Inputs with where each came from.
+type Cases<I> = Vec<Case<I>>;
+
 /// One input with where it came from.
 #[derive(Clone)]
 struct Case<I> {
@@ -196,7 +199,7 @@ impl<I> Tally<I> {
 fn cases<W: Workload + ?Sized>(
     w: &W,
     options: &CheckOptions,
-) -> Result<(Vec<Case<W::Input>>, Vec<String>), Error> {
+) -> Result<(Cases<W::Input>, Vec<String>), Error> {
     let mut origins = Vec::new();
     let mut cases = Vec::new();
     for (label, input) in w.edge_cases() {
@@ -223,11 +226,10 @@ fn cases<W: Workload + ?Sized>(
 /// Splits the cases into the passes: what the oracle can afford (pass 1)
 /// and what its cost model defers to the stand-in (pass 2); with the
 /// first reason it gave.
-#[allow(clippy::type_complexity)]
 fn passes<W: Workload + ?Sized>(
     w: &W,
-    cases: Vec<Case<W::Input>>,
-) -> (Vec<Case<W::Input>>, Vec<Case<W::Input>>, Option<String>) {
+    cases: Cases<W::Input>,
+) -> (Cases<W::Input>, Cases<W::Input>, Option<String>) {
     let oracle = w.oracle();
     let mut skip_reason = None;
     let (affordable, deferred) = cases.into_iter().partition(|c| {

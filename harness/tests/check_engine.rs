@@ -14,10 +14,7 @@ struct Popcount {
     shrinks: bool,
 }
 
-const OPTIONS: CheckOptions = CheckOptions {
-    cases: 4000,
-    seed: 3,
-};
+const OPTIONS: CheckOptions = CheckOptions::new(4000, 3);
 
 struct Solver(&'static str);
 

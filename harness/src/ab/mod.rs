@@ -475,7 +475,7 @@ fn answers(
             let why = format!("B failed where A did not: {e}");
             return Ok(Compared::Differ(Verdict::Broke(why), Vec::new()));
         }
-        (Err(e), _, ..) => return Err(not("A", e)),
+        (Err(e), ..) => return Err(not("A", e)),
         (_, Err(e), ..) => return Err(not("B", e)),
     };
     let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {

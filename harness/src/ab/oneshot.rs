@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Runs `exe ARGS` quietly; its stdout, or `Err(Failed)` with the first
-/// line of its stderr.
+/// line of its stderr, or what killed it (a signal, in words).
 fn run(exe: &Path, args: &[&str]) -> Result<String, Error> {
     let out = Command::new(exe)
         .args(args)
@@ -23,6 +23,15 @@ fn run(exe: &Path, args: &[&str]) -> Result<String, Error> {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code().is_none() {
+        let fault = crate::fault::watch::fault_of(&out.status, stderr.into_owned());
+        return Err(Error::failed(format!(
+            "`{} {}` {}",
+            exe.display(),
+            args.join(" "),
+            fault.describe()
+        )));
+    }
     let first = stderr.lines().next().unwrap_or("no message");
     Err(Error::failed(format!(
         "`{} {}` failed ({}): {first}",

@@ -47,6 +47,10 @@ pub struct Args {
     /// times as long.
     #[arg(long)]
     cache: bool,
+    /// Seconds the native verification of a batch may run beyond what it
+    /// is expected to take before the variant counts as hung.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
+    timeout: Duration,
     #[command(flatten)]
     machine: MachineArg,
     /// Internal: run one case inside valgrind (what gungraun executes).
@@ -71,33 +75,40 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         sets: args.inputs,
         seed: args.seed,
         max_batch: Duration::from_millis(args.max_batch_ms),
+        timeout: args.timeout,
+        exclude: Vec::new(),
     };
+    let program = crate::repro::program(suite.origin().binary);
     run(
         &selected,
         &options,
         args.cache,
         args.out.as_deref(),
         &machine,
+        &program,
     )
     .map(|_| ())
 }
 
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
 /// writes one results file, its machine named `machine`; returns its path
-/// and contents.
+/// and contents. A variant that crashes or hangs in the native
+/// verification gets a record saying so and its finding printed (a repro
+/// line naming `program`); the file is written, then `Err(Failed)`.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
     cache_sim: bool,
     out: Option<&Path>,
     machine: &str,
+    program: &str,
 ) -> Result<(PathBuf, ResultsFile), Error> {
     let (date, stamp) = machine::now();
     let path = out.map_or_else(
         || PathBuf::from(format!("results/count-{stamp}.json")),
         Path::to_owned,
     );
-    let mut planned = counting::plan(workloads, options)?;
+    let (mut planned, findings) = counting::plan_isolated(workloads, options, program)?;
 
     let build = machine::build();
     let blocker = if build.features.iter().any(|f| f.starts_with("avx512")) {
@@ -170,8 +181,17 @@ pub fn run(
         w.annotate(&mut results.records);
         print_table(*w, &results.records);
     }
+    for finding in &findings {
+        finding.print();
+    }
     results.write(&path)?;
     outln!("results: {}", path.display());
+    if !findings.is_empty() {
+        return Err(Error::failed(format!(
+            "count: {} variant(s) crashed or hung natively (the results file records it)",
+            findings.len()
+        )));
+    }
     Ok((path, results))
 }
 
@@ -233,6 +253,7 @@ fn print_table(w: &dyn DynWorkload, records: &[Record]) {
             match of.iter().find(|r| r.variant == v && r.input_set == set) {
                 Some(r) if r.status == Status::Ok => format_count(r.median),
                 Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+                Some(r) if r.status.faulted() => r.status.as_str().to_uppercase(),
                 Some(r)
                     if r.reason
                         .as_deref()

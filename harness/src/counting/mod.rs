@@ -20,7 +20,8 @@ mod summary;
 mod tools;
 
 pub use gungraun::{CACHES, bench_main, gungraun_entry};
-pub use plan::{CountOptions, Planned, plan};
+pub(crate) use plan::plan_isolated;
+pub use plan::{CountOptions, Outcome, Planned, plan};
 pub use probe::{not_countable, probe, unavailable_here, valgrind_availability};
 pub use summary::{Cache, Summary, metrics, parse_summaries, records};
 pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
@@ -38,7 +39,7 @@ use std::time::Duration;
 pub const PLAN_ENV: &str = "BITBENCH_COUNT_PLAN";
 
 /// Instruction counts are exact, so every count uses the quick batch size.
-const QUICK: bool = true;
+pub(crate) const QUICK: bool = true;
 
 /// Cases whose batch takes longer than this natively are not counted by
 /// default: callgrind runs code about 50 times slower.

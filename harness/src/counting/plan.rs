@@ -7,11 +7,14 @@ use super::{CountCase, QUICK, unavailable_here};
 use crate::batch::{BatchError, BatchRequest};
 use crate::erased::DynWorkload;
 use crate::error::Error;
+use crate::fault::Excluded;
+use crate::fault::beacon::{self, Batch, Step};
 use reports::Status;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// What to count.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CountOptions {
     /// Variants to count; empty means all.
     pub variants: Vec<String>,
@@ -21,7 +24,29 @@ pub struct CountOptions {
     pub seed: u64,
     /// Cases whose batch takes longer natively are skipped.
     pub max_batch: Duration,
+    /// How long the native verification of a batch may run beyond its
+    /// allowance before it counts as hung (`--timeout`).
+    pub timeout: Duration,
+    /// Variants found to crash or hang natively: not counted.
+    pub exclude: Vec<Excluded>,
 }
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            variants: Vec::new(),
+            sets: Vec::new(),
+            seed: 0,
+            max_batch: Duration::ZERO,
+            timeout: crate::fault::DEFAULT_TIMEOUT,
+            exclude: Vec::new(),
+        }
+    }
+}
+
+/// A case's outcome: `Ok(elements)` when countable, else the record's
+/// status and reason.
+pub type Outcome = Result<u64, (Status, String)>;
 
 /// A case and, once known, why it is not counted.
 pub struct Planned<'a> {
@@ -30,7 +55,30 @@ pub struct Planned<'a> {
     /// The case.
     pub case: CountCase,
     /// `Ok(elements)` when countable, else the record's status and reason.
-    pub outcome: Result<u64, (Status, String)>,
+    pub outcome: Outcome,
+}
+
+/// [`plan`], each workload's native verification in a watched child
+/// ([`crate::fault`]): a variant that crashes or hangs is not counted,
+/// its record says so, and its finding (with a repro line naming
+/// `program`) comes back with the plan.
+pub(crate) fn plan_isolated<'a>(
+    workloads: &[&'a dyn DynWorkload],
+    options: &CountOptions,
+    program: &str,
+) -> Result<(Vec<Planned<'a>>, Vec<crate::fault::Finding>), Error> {
+    let mut planned = Vec::new();
+    let mut findings = Vec::new();
+    for &w in workloads {
+        let (cases, found) = crate::fault::job::plan(w, options, program)?;
+        planned.extend(cases.into_iter().map(|(case, outcome)| Planned {
+            workload: w,
+            case,
+            outcome,
+        }));
+        findings.extend(found);
+    }
+    Ok((planned, findings))
 }
 
 /// Lists the cases and verifies each natively; the outcome says which
@@ -63,31 +111,41 @@ pub fn plan<'a>(
                     quick: QUICK,
                     verify: true,
                 };
-                let outcome = match w.prepare_batch(&request) {
-                    Err(BatchError::Skipped(_)) if v.unavailable.is_some() => Err((
-                        Status::Skipped,
-                        unavailable_here(v.unavailable.as_deref().unwrap_or_default()),
-                    )),
-                    Ok(mut batch) => {
-                        let start = Instant::now();
-                        batch.run();
-                        let took = start.elapsed();
-                        if took > options.max_batch {
-                            Err((
-                                Status::Skipped,
-                                format!(
-                                    "not counted: one batch takes {took:.2?} natively, over \
-                                     --max-batch-ms {} (callgrind is ~50× slower)",
-                                    options.max_batch.as_millis()
-                                ),
-                            ))
-                        } else {
-                            Ok(batch.elements.expect("verified batches count elements"))
+                let excluded = options.exclude.iter().find(|e| e.variant == v.name);
+                let outcome = if let Some(e) = excluded {
+                    Err((e.status, e.reason.clone()))
+                } else {
+                    match w.prepare_batch(&request) {
+                        Err(BatchError::Skipped(_)) if v.unavailable.is_some() => Err((
+                            Status::Skipped,
+                            unavailable_here(v.unavailable.as_deref().unwrap_or_default()),
+                        )),
+                        Ok(mut batch) => {
+                            let running = beacon::begin(|| {
+                                let batch = Batch::Set { set: set.clone() };
+                                Step::new(v.name, batch, options.max_batch)
+                            });
+                            let start = Instant::now();
+                            batch.run();
+                            let took = start.elapsed();
+                            drop(running);
+                            if took > options.max_batch {
+                                Err((
+                                    Status::Skipped,
+                                    format!(
+                                        "not counted: one batch takes {took:.2?} natively, over \
+                                         --max-batch-ms {} (callgrind is ~50× slower)",
+                                        options.max_batch.as_millis()
+                                    ),
+                                ))
+                            } else {
+                                Ok(batch.elements.expect("verified batches count elements"))
+                            }
                         }
+                        Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
+                        Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
+                        Err(BatchError::Invalid(e)) => return Err(e),
                     }
-                    Err(BatchError::Skipped(reason)) => Err((Status::Skipped, reason)),
-                    Err(BatchError::Wrong(reason)) => Err((Status::Error, reason)),
-                    Err(BatchError::Invalid(e)) => return Err(e),
                 };
                 planned.push(Planned {
                     workload: w,

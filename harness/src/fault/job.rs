@@ -56,6 +56,9 @@ enum Job {
         format: String,
         force: bool,
     },
+    /// `count`'s native verification.
+    #[cfg(feature = "count")]
+    Plan(crate::counting::CountOptions),
 }
 
 /// The child's answer.
@@ -64,6 +67,8 @@ enum Reply {
     Check(CheckReport),
     Bench(Vec<Record>),
     Solve(Vec<String>),
+    #[cfg(feature = "count")]
+    Plan(Vec<(crate::counting::CountCase, crate::counting::Outcome)>),
     Failed(String),
     Usage(String),
 }
@@ -111,6 +116,13 @@ fn work(w: &dyn DynWorkload, job: Job) -> Result<Reply, Error> {
             format: &format,
             force,
         })?),
+        #[cfg(feature = "count")]
+        Job::Plan(options) => Reply::Plan(
+            crate::counting::plan(&[w], &options)?
+                .into_iter()
+                .map(|p| (p.case, p.outcome))
+                .collect(),
+        ),
     })
 }
 
@@ -222,6 +234,44 @@ pub(crate) fn bench(
     }
 }
 
+/// `count`'s native verification of one workload, isolated: each case's
+/// outcome (crashed and hung ones included) and the findings behind them.
+#[cfg(feature = "count")]
+#[allow(clippy::type_complexity)]
+pub(crate) fn plan(
+    w: &dyn DynWorkload,
+    options: &crate::counting::CountOptions,
+    program: &str,
+) -> Result<
+    (
+        Vec<(crate::counting::CountCase, crate::counting::Outcome)>,
+        Vec<Finding>,
+    ),
+    Error,
+> {
+    let mut options = options.clone();
+    let mut findings = Vec::new();
+    loop {
+        if !super::isolating() {
+            let plan = crate::counting::plan(&[w], &options)?;
+            return Ok((
+                plan.into_iter().map(|p| (p.case, p.outcome)).collect(),
+                findings,
+            ));
+        }
+        let job = Job::Plan(options.clone());
+        match run(w, &job, options.timeout)? {
+            Ok(Reply::Plan(cases)) => return Ok((cases, findings)),
+            Ok(_) => return Err(Error::usage("count: the child answered another job")),
+            Err(ended) => {
+                let finding = investigate(w, &job, ended, program, options.timeout)?;
+                options.exclude.push(Excluded::from(&finding));
+                findings.push(finding);
+            }
+        }
+    }
+}
+
 /// `solve`, isolated: the answers, or `Err(Failed)` naming the input the
 /// variant crashed or hung on.
 pub(crate) fn solve(
@@ -275,6 +325,8 @@ fn investigate(
         Job::Check(_) => "check",
         Job::Bench(_) => "bench",
         Job::Solve { .. } => "solve",
+        #[cfg(feature = "count")]
+        Job::Plan(_) => "count",
     };
     if ended.open.is_empty() {
         let said = ended
@@ -356,18 +408,31 @@ fn batch_inputs(
             w.check_inputs(options, *pass, *chunk, &step.variant)
         }
         (Batch::Set { set }, Job::Bench(options)) => {
-            let n = w.batch_size(options.quick);
-            let origin = format!("input set '{set}' (seed {})", options.seed);
-            Ok(w.input_lines(set, options.seed, Some(n))?
-                .into_iter()
-                .map(|l| (l, origin.clone()))
-                .collect())
+            set_inputs(w, set, options.seed, options.quick)
+        }
+        #[cfg(feature = "count")]
+        (Batch::Set { set }, Job::Plan(options)) => {
+            set_inputs(w, set, options.seed, crate::counting::QUICK)
         }
         _ => Err(Error::usage(format!(
             "{}: a step of another command: {step:?}",
             w.name()
         ))),
     }
+}
+
+/// The inputs of `set` as `bench` and `count` generate them.
+fn set_inputs(
+    w: &dyn DynWorkload,
+    set: &str,
+    seed: u64,
+    quick: bool,
+) -> Result<Vec<(String, String)>, Error> {
+    let origin = format!("input set '{set}' (seed {seed})");
+    Ok(w.input_lines(set, seed, Some(w.batch_size(quick)))?
+        .into_iter()
+        .map(|l| (l, origin.clone()))
+        .collect())
 }
 
 /// Where a whole batch came from, when no single input was found.
