@@ -297,6 +297,39 @@ fn a_null_write_is_a_finding() {
     check("segv", "crashed: segmentation fault (SIGSEGV)", &[]);
     bench("segv", "crashed", &[]);
     ab("segv", "segmentation fault (SIGSEGV)", &[]);
+    // Counted too where valgrind runs: B's native verification crashes, its
+    // record says so, and the instructions row is BROKE with the input.
+    if tool_missing("valgrind") || tool_missing("gungraun-runner") {
+        eprintln!("SKIPPED: instructions under ab (bash .ci/install-measure-tools installs them)");
+        return;
+    }
+    let (faulty, clean) = binaries();
+    let out = run(
+        clean,
+        &[
+            "ab",
+            "--binaries",
+            clean.to_str().unwrap(),
+            faulty.to_str().unwrap(),
+            "--variant",
+            "table",
+            "--inputs",
+            "p:0.5",
+            "--metric",
+            "instructions",
+        ],
+        "segv",
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.contains(" instructions "))
+        .unwrap_or_else(|| panic!("no instructions row in {stdout}"));
+    assert!(
+        row.contains("BROKE: crashed: segmentation fault (SIGSEGV) on 5"),
+        "{row}"
+    );
 }
 
 #[test]

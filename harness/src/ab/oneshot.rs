@@ -87,11 +87,16 @@ pub fn measure(
     results(exe, &args, out)
 }
 
-/// `exe ARGS --out FILE`, then the results file it wrote.
+/// `exe ARGS --out FILE`, then the results file it wrote: also when it
+/// failed after writing it (a variant crashed or hung, and its records
+/// say so).
 pub fn results(exe: &Path, args: &[&str], out: &Path) -> Result<ResultsFile, Error> {
     let out_text = out.to_string_lossy();
     let mut args = args.to_vec();
     args.extend(["--out", &out_text]);
-    run(exe, &args)?;
-    Ok(ResultsFile::read(out)?)
+    let _ = std::fs::remove_file(out);
+    match run(exe, &args) {
+        Err(e) if !out.exists() => Err(e),
+        _ => Ok(ResultsFile::read(out)?),
+    }
 }
