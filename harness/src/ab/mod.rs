@@ -264,7 +264,8 @@ pub fn build_commit(exe: &Path) -> Option<String> {
 }
 
 /// One record's time in two builds with serve mode, paired as `ab` pairs
-/// them (after comparing their answers): `ab`'s row for it, judged alone.
+/// them (after comparing their answers; only those unless `timed`): `ab`'s
+/// row for it, judged alone.
 /// `record` is (workload, variant, input set); `Err` (usage) when a build
 /// has no serve mode or does not know the record.
 pub fn paired_time(
@@ -274,6 +275,7 @@ pub fn paired_time(
     budget: Duration,
     threshold: f64,
     files: &Path,
+    timed: bool,
 ) -> Result<Row, Error> {
     let [workload, variant, set] = record;
     let core = child::core();
@@ -308,6 +310,11 @@ pub fn paired_time(
         Err(verdict) | Ok(Compared::Differ(verdict, _)) => {
             let mut row = Row::new(&p, "answers", "");
             row.verdict = verdict;
+            return Ok(row);
+        }
+        Ok(Compared::Agree(_)) if !timed => {
+            let mut row = Row::new(&p, "answers", "");
+            row.verdict = Verdict::NoChange;
             return Ok(row);
         }
         Ok(Compared::Agree(elements)) => time(

@@ -37,7 +37,7 @@ pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), Error
     let exported = export(&file, format);
     if exported.omitted > 0 {
         eprintln!(
-            "export: {} record(s) without a measurement (skipped or error) are not in this format; \
+            "export: {} record(s) without a measurement (skipped, error, crashed or hung) are not in this format; \
              the CSV export keeps them",
             exported.omitted
         );

@@ -28,6 +28,9 @@ pub struct Options {
     pub record: [String; 3],
     /// Instructions (exact) or time (paired).
     pub metric: Metric,
+    /// Judge the answers only (a changed answer, a crash or a hang moves
+    /// the record); `metric` is then time, never measured.
+    pub answers: bool,
     /// Percent change that counts; default: 1.
     pub threshold_pct: Option<f64>,
     /// Paired measuring time per probe (time only); default: 2 s.
@@ -209,6 +212,7 @@ impl<'b, 'o> Prober<'b, 'o> {
                     Duration::from_secs_f64(budget),
                     self.threshold_pct,
                     &self.files,
+                    !self.options.answers,
                 )
                 .map_err(|e| Error::usage(format!("{COMMAND}: {}: {e}", commit.short())))?;
                 probe.change_pct = row.change_pct;

@@ -24,9 +24,10 @@ pub struct Args {
     /// The record's input set.
     #[arg(long, value_name = "SET")]
     inputs: String,
-    /// Instructions (exact, counted under valgrind) or time (paired, GOOD
-    /// against each candidate).
-    #[arg(long, default_value = "instructions", value_parser = ["instructions", "time"])]
+    /// Instructions (exact, counted under valgrind), time (paired, GOOD
+    /// against each candidate) or answers (the first commit whose answers
+    /// differ from GOOD's, or that crashes or hangs on the record's batch).
+    #[arg(long, default_value = "instructions", value_parser = ["instructions", "time", "answers"])]
     metric: String,
     /// Percent change relative to GOOD that counts as moved; default: 1.
     #[arg(long, value_name = "PCT")]
@@ -60,8 +61,9 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
             "--threshold {t}: expected a percentage of 0 or more"
         )));
     }
+    let answers = args.metric == "answers";
     let metric = match args.metric.as_str() {
-        "time" => Metric::Time,
+        "time" | "answers" => Metric::Time,
         _ => Metric::Instructions,
     };
     if metric == Metric::Instructions
@@ -77,13 +79,19 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         bad: args.bad,
         record: [args.workload, args.variant, args.inputs],
         metric,
+        answers,
         threshold_pct: args.threshold,
         seconds: args.seconds,
         seed: args.seed,
     };
     let outcome = bisect::run(&builder, &options, &mut |p| print(p, metric))?;
     let [w, v, s] = &options.record;
-    let record = format!("{w}/{v}/{s} {}", metric);
+    let judged = if answers {
+        "answers".to_owned()
+    } else {
+        metric.to_string()
+    };
+    let record = format!("{w}/{v}/{s} {judged}");
     match &outcome.first_moved {
         Some(first) => {
             crate::outln!(
