@@ -2,17 +2,18 @@
 //!
 //! The test writes a crate outside this workspace (the outside-crate
 //! test's manifest and features, so the library build is shared): a toy
-//! kernel, the set bits of a word, four variants, one of which (`table`)
-//! faults on every input `x` whose low three bits are `101` (shrunk: 5),
-//! as the environment variable
-//! `FAULT` says: a null write, an endless loop, unbounded recursion,
-//! `std::process::abort`, or an AVX2 instruction it does not declare. Its
-//! binary `faulty` reads `FAULT`; `clean` is the same kernel ignoring it.
-//! One build serves every fault. Through the fixture's own binary, `check`
-//! must name the variant, what happened and the shrunk input with a repro
-//! line that reproduces it, and report the others as agreeing; `bench
-//! --quick` must write every other variant's records and the faulty one's
-//! status; `ab --binaries clean faulty` must call the record BROKE.
+//! kernel, the set bits of a word, four variants, one of which (`table`,
+//! or the one `FAULT_VARIANT` names) faults on every input whose low three
+//! bits are `101` (shrunk: 5), as the environment variable `FAULT` says: a
+//! null write, an endless loop, unbounded recursion, `std::process::abort`,
+//! or an AVX2 instruction it does not declare. Its binary `faulty` reads
+//! them; `clean` is the same kernel ignoring them. One build serves every
+//! fault. Through the fixture's own binary, `check` must name the variant,
+//! what happened and the shrunk input with a repro line that reproduces
+//! it, and report the others as agreeing; `bench --quick` must write every
+//! other variant's records and the faulty one's status; `ab --binaries
+//! clean faulty` must call the record BROKE (and the other way round,
+//! fixed, without failing).
 
 mod common;
 
@@ -26,25 +27,35 @@ const LIB: &str = r#"
 use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 use std::hint::black_box;
 
-/// Set bits of a 64-bit word, four ways; `table` faults as `fault` says.
+/// Set bits of a 64-bit word, four ways; `victim` faults as `fault` says.
 pub struct Bits {
     pub fault: &'static str,
+    pub victim: &'static str,
 }
 
 /// A byte-popcount table, built when the variant is.
-struct Table {
-    counts: [u8; 256],
-    fault: &'static str,
-}
+struct Table([u8; 256]);
 
 impl Solve<u64, u32> for Table {
     fn solve_batch(&mut self, inputs: &[u64], out: &mut [u32]) {
         for (x, o) in inputs.iter().zip(out) {
-            if x & 7 == 5 {
-                strike(self.fault, *x);
-            }
-            *o = x.to_le_bytes().iter().map(|&b| u32::from(self.counts[b as usize])).sum();
+            *o = x.to_le_bytes().iter().map(|&b| u32::from(self.0[b as usize])).sum();
         }
+    }
+}
+
+/// A variant that faults on every input whose low bits are 101.
+struct Faulty {
+    inner: Box<dyn Solve<u64, u32>>,
+    fault: &'static str,
+}
+
+impl Solve<u64, u32> for Faulty {
+    fn solve_batch(&mut self, inputs: &[u64], out: &mut [u32]) {
+        for x in inputs.iter().filter(|x| *x & 7 == 5) {
+            strike(self.fault, *x);
+        }
+        self.inner.solve_batch(inputs, out);
     }
 }
 
@@ -102,16 +113,17 @@ impl Workload for Bits {
     }
     fn default_variant(&self) -> &'static str { "popcnt" }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<u64, u32>>> {
-        match variant {
-            "loop" => Some(Box::new(|x: &u64| (0..64).map(|i| (x >> i) as u32 & 1).sum())),
-            "popcnt" => Some(Box::new(|x: &u64| x.count_ones())),
-            "table" => {
-                let counts = std::array::from_fn(|b| (b as u8).count_ones() as u8);
-                Some(Box::new(Table { counts, fault: self.fault }))
-            }
-            "bytes" => Some(Box::new(|x: &u64| x.to_le_bytes().iter().map(|b| b.count_ones()).sum())),
-            _ => None,
+        let inner: Box<dyn Solve<u64, u32>> = match variant {
+            "loop" => Box::new(|x: &u64| (0..64).map(|i| (x >> i) as u32 & 1).sum()),
+            "popcnt" => Box::new(|x: &u64| x.count_ones()),
+            "table" => Box::new(Table(std::array::from_fn(|b| (b as u8).count_ones() as u8))),
+            "bytes" => Box::new(|x: &u64| x.to_le_bytes().iter().map(|b| b.count_ones()).sum()),
+            _ => return None,
+        };
+        if variant != self.victim {
+            return Some(inner);
         }
+        Some(Box::new(Faulty { inner, fault: self.fault }))
     }
     fn input_sets(&self) -> Vec<InputSet> {
         let p = InputSet::new("p:P", "bits set with probability P").parameters(&["density"]);
@@ -135,11 +147,12 @@ impl Workload for Bits {
 const FAULTY: &str = r#"
 fn main() -> std::process::ExitCode {
     let fault: &'static str = std::env::var("FAULT").unwrap_or_default().leak();
-    bitbench::cli::main(&[&fault_kernel::Bits { fault }], bitbench::origin!())
+    let victim = std::env::var("FAULT_VARIANT").unwrap_or_else(|_| "table".to_owned()).leak();
+    bitbench::cli::main(&[&fault_kernel::Bits { fault, victim }], bitbench::origin!())
 }
 "#;
 
-const CLEAN: &str = "bitbench::main!(fault_kernel::Bits { fault: \"\" });\n";
+const CLEAN: &str = "bitbench::main!(fault_kernel::Bits { fault: \"\", victim: \"\" });\n";
 
 /// The fixture's two binaries, built once for every test here.
 fn binaries() -> &'static (PathBuf, PathBuf) {
@@ -157,8 +170,21 @@ fn binaries() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// The emulated CPU the AVX2 fault needs, when `FAULT` is `avx2`: a run
+/// under `qemu-x86_64 -cpu qemu64`, its children too.
+const EMULATED: [&str; 3] = ["qemu-x86_64", "-cpu", "qemu64"];
+
 fn run(exe: &Path, args: &[&str], fault: &str) -> Output {
-    Command::new(exe)
+    let mut command = if fault == "avx2" {
+        let mut c = Command::new(EMULATED[0]);
+        c.args(&EMULATED[1..])
+            .arg(exe)
+            .env("BITBENCH_RUNNER", EMULATED.join(" "));
+        c
+    } else {
+        Command::new(exe)
+    };
+    command
         .args(args)
         .env("CI", "1")
         .env("FAULT", fault)
@@ -369,25 +395,67 @@ fn an_endless_loop_is_stopped_at_its_deadline() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn an_undeclared_cpu_feature_is_a_finding() {
-    if tool_missing("qemu-x86_64") {
+    if tool_missing(EMULATED[0]) {
         eprintln!("SKIPPED: qemu-x86_64 is not installed (bash .ci/install-qemu-user installs it)");
         return;
     }
+    let words = "illegal instruction (SIGILL): does the variant declare every CPU feature it uses?";
+    check("avx2", words, &[]);
+    bench("avx2", "crashed", &[]);
+    ab("avx2", words, &[]);
+}
+
+/// The oracle crashing: reported as a variant would be, and the variants
+/// it could not check are said to be unchecked, never agreeing.
+#[test]
+fn a_crashing_oracle_leaves_the_others_unchecked() {
     let (faulty, _) = binaries();
-    let out = Command::new("qemu-x86_64")
-        .args(["-cpu", "qemu64"])
-        .arg(faulty)
-        .args(["check", "--cases", "50"])
+    let out = Command::new(faulty)
+        .args(["check", "--cases", "100"])
         .env("CI", "1")
-        .env("FAULT", "avx2")
-        .env("BITBENCH_RUNNER", "qemu-x86_64 -cpu qemu64")
+        .env("FAULT", "segv")
+        .env("FAULT_VARIANT", "loop")
         .output()
-        .expect("qemu-x86_64 runs");
+        .unwrap();
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("bits loop CRASHED"), "{stdout}");
+    for other in ["popcnt", "table", "bytes"] {
+        assert!(
+            stdout.contains(&format!("{other}: not checked: the oracle loop CRASHED")),
+            "{stdout}"
+        );
+    }
+    assert!(!stdout.contains("agreed"), "{stdout}");
+}
+
+/// A where B is sound: `fixed`, said apart, and not a failure.
+#[test]
+fn a_fault_only_in_a_is_fixed() {
+    let (faulty, clean) = binaries();
+    let path =
+        std::env::temp_dir().join(format!("bitbench-faults-fixed-{}.json", std::process::id()));
+    let args = [
+        "ab",
+        "--binaries",
+        faulty.to_str().unwrap(),
+        clean.to_str().unwrap(),
+        "--variant",
+        "table",
+        "--inputs",
+        "p:0.5",
+        "--metric",
+        "time",
+        "--seconds",
+        "0.5",
+        "--out",
+        path.to_str().unwrap(),
+    ];
+    let out = run(clean, &args, "abort");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     assert!(
-        stdout.contains("what: illegal instruction (SIGILL): does the variant declare every CPU feature it uses?"),
-        "{stdout}\n{stderr}"
+        stdout.contains("fixed: A aborted (SIGABRT) on input '5' where B does not"),
+        "{stdout}"
     );
-    assert!(stdout.contains("popcnt: agreed with loop on"), "{stdout}");
 }

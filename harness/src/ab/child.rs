@@ -59,14 +59,12 @@ impl Child {
         core: Option<usize>,
         deadline: Duration,
     ) -> Result<Child, Error> {
-        let mut command = match core {
-            Some(core) => {
-                let mut c = Command::new("taskset");
-                c.args(["-c", &core.to_string()]).arg(exe);
-                c
-            }
-            None => Command::new(exe),
-        };
+        // Through the runner, if any, as the kernels' children of this
+        // program run (see `crate::fault::child_command`).
+        let pin = core.map_or_else(Vec::new, |core| {
+            vec!["taskset".to_owned(), "-c".to_owned(), core.to_string()]
+        });
+        let mut command = crate::fault::child_command(&pin, exe);
         let mut process = command
             .arg("serve")
             .stdin(Stdio::piped())

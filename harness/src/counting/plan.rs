@@ -44,6 +44,9 @@ impl Default for CountOptions {
     }
 }
 
+/// Each case with its outcome, as a watched child returns them.
+pub type Outcomes = Vec<(CountCase, Outcome)>;
+
 /// A case's outcome: `Ok(elements)` when countable, else the record's
 /// status and reason.
 pub type Outcome = Result<u64, (Status, String)>;

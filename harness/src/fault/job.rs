@@ -68,7 +68,7 @@ enum Reply {
     Bench(Vec<Record>),
     Solve(Vec<String>),
     #[cfg(feature = "count")]
-    Plan(Vec<(crate::counting::CountCase, crate::counting::Outcome)>),
+    Plan(crate::counting::Outcomes),
     Failed(String),
     Usage(String),
 }
@@ -139,7 +139,7 @@ fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply
         job: job.clone(),
         reply: reply.clone(),
     };
-    let mut command = super::child_command(&this_program());
+    let mut command = super::child_command(&[], &this_program());
     command
         .env(
             JOB_ENV,
@@ -179,6 +179,94 @@ pub(crate) fn this_program() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(std::env::args().next().unwrap_or_default()))
 }
 
+/// The options of a job that can run again without the variants found
+/// to fault.
+trait Excluding: Clone {
+    /// The job these options describe.
+    fn job(&self) -> Job;
+    /// Its deadline beyond each step's allowance.
+    fn timeout(&self) -> Duration;
+    /// The variants it runs no more.
+    fn exclusions(&mut self) -> &mut Vec<Excluded>;
+}
+
+impl Excluding for CheckOptions {
+    fn job(&self) -> Job {
+        Job::Check(self.clone())
+    }
+    fn timeout(&self) -> Duration {
+        self.timeout
+    }
+    fn exclusions(&mut self) -> &mut Vec<Excluded> {
+        &mut self.exclude
+    }
+}
+
+impl Excluding for BenchOptions {
+    fn job(&self) -> Job {
+        Job::Bench(self.clone())
+    }
+    fn timeout(&self) -> Duration {
+        self.timeout
+    }
+    fn exclusions(&mut self) -> &mut Vec<Excluded> {
+        &mut self.exclude
+    }
+}
+
+#[cfg(feature = "count")]
+impl Excluding for crate::counting::CountOptions {
+    fn job(&self) -> Job {
+        Job::Plan(self.clone())
+    }
+    fn timeout(&self) -> Duration {
+        self.timeout
+    }
+    fn exclusions(&mut self) -> &mut Vec<Excluded> {
+        &mut self.exclude
+    }
+}
+
+/// Runs the job `options` describe in a watched child until it finishes;
+/// each time the child faults, investigates and runs it again without
+/// that variant. The reply, and the findings in the order found.
+fn until_done<O: Excluding>(
+    w: &dyn DynWorkload,
+    options: &O,
+    program: &str,
+) -> Result<(Reply, Vec<Finding>), Error> {
+    let mut options = options.clone();
+    let mut findings = Vec::new();
+    loop {
+        let job = options.job();
+        let ended = match run(w, &job, options.timeout())? {
+            Ok(reply) => return Ok((reply, findings)),
+            Err(ended) => ended,
+        };
+        let finding = investigate(w, &job, ended, program, options.timeout())?;
+        if options
+            .exclusions()
+            .iter()
+            .any(|e| e.variant == finding.variant)
+        {
+            return Err(Error::failed(format!(
+                "{}: {} {} again after it was excluded (in code the job runs outside \
+                 its batches?)",
+                w.name(),
+                finding.variant,
+                finding.fault.describe()
+            )));
+        }
+        options.exclusions().push(Excluded::from(&finding));
+        findings.push(finding);
+    }
+}
+
+/// A reply to another job than the one asked: a protocol error.
+fn other_reply(command: &str) -> Error {
+    Error::usage(format!("{command}: the child answered another job"))
+}
+
 /// `check` of one workload, isolated: the report, with a finding for each
 /// variant that crashed or hung (those are not checked further).
 pub(crate) fn check(
@@ -189,22 +277,12 @@ pub(crate) fn check(
     if !super::isolating() {
         return w.check(options);
     }
-    let mut options = options.clone();
-    let mut findings = Vec::new();
-    loop {
-        let job = Job::Check(options.clone());
-        match run(w, &job, options.timeout)? {
-            Ok(Reply::Check(mut report)) => {
-                report.faults = findings;
-                return Ok(report);
-            }
-            Ok(_) => return Err(Error::usage("check: the child answered another job")),
-            Err(ended) => {
-                let finding = investigate(w, &job, ended, program, options.timeout)?;
-                options.exclude.push(Excluded::from(&finding));
-                findings.push(finding);
-            }
+    match until_done(w, options, program)? {
+        (Reply::Check(mut report), findings) => {
+            report.faults = findings;
+            Ok(report)
         }
+        _ => Err(other_reply("check")),
     }
 }
 
@@ -218,57 +296,28 @@ pub(crate) fn bench(
     if !super::isolating() {
         return Ok((w.bench(options)?, Vec::new()));
     }
-    let mut options = options.clone();
-    let mut findings = Vec::new();
-    loop {
-        let job = Job::Bench(options.clone());
-        match run(w, &job, options.timeout)? {
-            Ok(Reply::Bench(records)) => return Ok((records, findings)),
-            Ok(_) => return Err(Error::usage("bench: the child answered another job")),
-            Err(ended) => {
-                let finding = investigate(w, &job, ended, program, options.timeout)?;
-                options.exclude.push(Excluded::from(&finding));
-                findings.push(finding);
-            }
-        }
+    match until_done(w, options, program)? {
+        (Reply::Bench(records), findings) => Ok((records, findings)),
+        _ => Err(other_reply("bench")),
     }
 }
 
 /// `count`'s native verification of one workload, isolated: each case's
 /// outcome (crashed and hung ones included) and the findings behind them.
 #[cfg(feature = "count")]
-#[allow(clippy::type_complexity)]
 pub(crate) fn plan(
     w: &dyn DynWorkload,
     options: &crate::counting::CountOptions,
     program: &str,
-) -> Result<
-    (
-        Vec<(crate::counting::CountCase, crate::counting::Outcome)>,
-        Vec<Finding>,
-    ),
-    Error,
-> {
-    let mut options = options.clone();
-    let mut findings = Vec::new();
-    loop {
-        if !super::isolating() {
-            let plan = crate::counting::plan(&[w], &options)?;
-            return Ok((
-                plan.into_iter().map(|p| (p.case, p.outcome)).collect(),
-                findings,
-            ));
-        }
-        let job = Job::Plan(options.clone());
-        match run(w, &job, options.timeout)? {
-            Ok(Reply::Plan(cases)) => return Ok((cases, findings)),
-            Ok(_) => return Err(Error::usage("count: the child answered another job")),
-            Err(ended) => {
-                let finding = investigate(w, &job, ended, program, options.timeout)?;
-                options.exclude.push(Excluded::from(&finding));
-                findings.push(finding);
-            }
-        }
+) -> Result<(crate::counting::Outcomes, Vec<Finding>), Error> {
+    if !super::isolating() {
+        let plan = crate::counting::plan(&[w], options)?;
+        let cases = plan.into_iter().map(|p| (p.case, p.outcome)).collect();
+        return Ok((cases, Vec::new()));
+    }
+    match until_done(w, options, program)? {
+        (Reply::Plan(cases), findings) => Ok((cases, findings)),
+        _ => Err(other_reply("count")),
     }
 }
 
@@ -291,7 +340,7 @@ pub(crate) fn solve(
     };
     match run(w, &job, timeout)? {
         Ok(Reply::Solve(lines)) => Ok(lines),
-        Ok(_) => Err(Error::usage("solve: the child answered another job")),
+        Ok(_) => Err(other_reply("solve")),
         Err(ended) => {
             let fault = ended.fault.expect("a child without a reply faulted");
             let variant = match request.variant {
