@@ -115,6 +115,7 @@ pub fn run(
         profile: "release".to_owned(),
     };
     let mut merged = ResultsFile::new(date, command, machine::machine(&options.machine), build);
+    let mut faulted = false;
     for level in &options.levels {
         if let Some(reason) = levels::cannot_run(level) {
             eprintln!("matrix: skipping {level}: {reason}");
@@ -149,7 +150,7 @@ pub fn run(
         if !options.full {
             args.push("--quick".to_owned());
         }
-        run_level(&bitbench, level, &args, options, &bench_out)?;
+        faulted |= run_level(&bitbench, level, &args, options, &bench_out)?;
         merge(&mut merged, &bench_out, level)?;
 
         if !options.count {
@@ -174,12 +175,17 @@ pub fn run(
             args.push("--cache".to_owned());
         }
         args.extend(options.workloads.iter().cloned());
-        run_level(&bitbench, level, &args, options, &count_out)?;
+        faulted |= run_level(&bitbench, level, &args, options, &count_out)?;
         merge(&mut merged, &count_out, level)?;
     }
     let path = dir.join("matrix.json");
     merged.write(&path)?;
     outln!("merged results: {}", path.display());
+    if faulted {
+        return Err(Error::failed(
+            "matrix: a variant crashed or hung at some level (its records say where)",
+        ));
+    }
     Ok((path, merged))
 }
 
@@ -273,15 +279,18 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
 }
 
 /// Runs one level's `bitbench` with `args`, the seed, the machine's name
-/// and `--out`.
+/// and `--out`; `Ok(true)` when it exited 1 having written its file (a
+/// variant crashed or hung, and its records say so), so the matrix goes
+/// on to the other levels.
 fn run_level(
     bitbench: &Path,
     level: &str,
     args: &[String],
     options: &MatrixOptions,
     out: &Path,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     eprintln!("matrix: {level}: {}", args.join(" "));
+    let _ = std::fs::remove_file(out);
     let status = Command::new(bitbench)
         .args(args)
         .arg("--seed")
@@ -293,7 +302,9 @@ fn run_level(
         .status()
         .map_err(|e| Error::usage(format!("matrix: cannot run {}: {e}", bitbench.display())))?;
     if status.success() {
-        Ok(())
+        Ok(false)
+    } else if status.code() == Some(1) && out.is_file() {
+        Ok(true)
     } else {
         Err(Error::failed(format!(
             "matrix: {level}: `bitbench {}` failed ({status})",
