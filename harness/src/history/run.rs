@@ -122,11 +122,23 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
         for subcommand in subcommands {
             let out = files.join(format!("{}-{}.json", outcome.commit.sha, subcommand[0]));
             let filed = measure(&built.exe, subcommand, options, &out).and_then(|file| {
-                store
+                let added = store
                     .add(&file, options.allow_dirty)
-                    .map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))
+                    .map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))?;
+                Ok((added, broken(&file)))
             });
-            match filed {
+            if let Ok((_, Some(why))) = &filed {
+                // Filed with its crashed or hung records: the commit is
+                // broken there, and the run says so.
+                let line = format!(
+                    "{COMMAND}: {} {}: broken: {why}",
+                    outcome.commit.short(),
+                    subcommand[0]
+                );
+                eprintln!("{line}");
+                outcome.failed.get_or_insert(line);
+            }
+            match filed.map(|(added, _)| added) {
                 Ok(Added::New(_)) => outcome.added += 1,
                 Ok(Added::Present(_)) => outcome.present += 1,
                 Err(e) => {
@@ -147,6 +159,19 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
         commits: done,
         uncounted,
     })
+}
+
+/// The first record of `file` whose variant crashed or hung, in words:
+/// `components/swar/density:0.5: crashed: …`.
+fn broken(file: &ResultsFile) -> Option<String> {
+    let r = file.records.iter().find(|r| r.status.faulted())?;
+    Some(format!(
+        "{}/{}/{}: {}",
+        r.workload,
+        r.variant,
+        r.input_set,
+        r.reason.as_deref().unwrap_or(r.status.as_str())
+    ))
 }
 
 /// `exe SUBCOMMAND [WORKLOAD...] [--inputs SET...] --out FILE`, its results
