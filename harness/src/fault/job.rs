@@ -10,8 +10,9 @@
 //! exclusion costs the work done before the fault again, once per
 //! faulting variant; a clean run costs one process start per workload.
 
+use super::PROBE_ENV;
 use super::beacon::{Batch, Step};
-use super::probe::{PROBE_ENV, Prober};
+use super::probe::Prober;
 use super::watch::{self, Deadline, Ended};
 use super::{Excluded, Fault, Finding};
 use crate::bench::BenchOptions;
@@ -139,7 +140,7 @@ fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply
         job: job.clone(),
         reply: reply.clone(),
     };
-    let mut command = super::child_command(&[], &this_program());
+    let mut command = super::child_command(&[], &super::this_program());
     command
         .env(
             JOB_ENV,
@@ -171,12 +172,6 @@ fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply
             }))
         }
     }
-}
-
-/// The running program, for children and probes.
-pub(crate) fn this_program() -> PathBuf {
-    std::env::current_exe()
-        .unwrap_or_else(|_| PathBuf::from(std::env::args().next().unwrap_or_default()))
 }
 
 /// The options of a job that can run again without the variants found

@@ -31,6 +31,15 @@ use std::time::Duration;
 /// its kernel in process, so that its fault is the probe's own.
 pub(crate) const ISOLATE_ENV: &str = "BITBENCH_ISOLATE";
 
+/// Set in a probe: it runs one `solve`, so the program need not build
+/// every variant of every workload first (its parent did).
+pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
+
+/// The running program, for children and probes.
+pub(crate) fn this_program() -> std::path::PathBuf {
+    std::env::current_exe().unwrap_or_else(|_| std::env::args().next().unwrap_or_default().into())
+}
+
 /// The default `--timeout`: what a batch of user code may take beyond its
 /// allowance (see [`beacon::Step::allowance`]) before it counts as hung.
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -17,10 +17,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Set in a probe: it runs one `solve`, so the program need not build
-/// every variant of every workload first (its parent did).
-pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
-
 /// How long shrinking may go on, in deadlines: bounded whether candidates
 /// crash at once or each hangs to its end.
 const SHRINK_DEADLINES: u32 = 12;
@@ -63,7 +59,7 @@ impl Prober<'_> {
     /// This program, probing `workload`'s `variant`.
     pub(crate) fn this<'a>(workload: &'a str, variant: &'a str, deadline: Duration) -> Prober<'a> {
         Prober {
-            exe: super::job::this_program(),
+            exe: super::this_program(),
             workload,
             variant,
             deadline,
@@ -163,7 +159,7 @@ pub(crate) fn solve_command(
         .args(["solve", workload, "--variant", variant, "--force", "--"])
         .args(inputs)
         .env(super::ISOLATE_ENV, "0")
-        .env(PROBE_ENV, "1")
+        .env(super::PROBE_ENV, "1")
         .env("CI", "1");
     command
 }
