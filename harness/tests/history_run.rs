@@ -10,7 +10,9 @@
 //! measure, naming the right commits; `history bisect` finds the doubled
 //! loop reusing those builds, measuring at most 2 + ceil(log2(3))
 //! revisions; the first commit and an unknown revision are refused with
-//! one line.
+//! one line. A last commit writes through a null pointer on some inputs:
+//! `history bisect --metric answers` finds it and `history run` files it
+//! as broken.
 //! Builds share this workspace's target directory and lock file, so only
 //! the fixture compiles (each revision links the program, thin LTO).
 
@@ -177,6 +179,44 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
     assert!(out.contains("did not move beyond 10%"), "{out}{err}");
+
+    // Answers: the doubled loop answers the same, so nothing moves; a
+    // commit writing through a null pointer on some inputs is found, and
+    // `history run` files it as broken there (one build more).
+    let o = bisect(&base, &last, "answers");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let null_write = "if x & 7 == 5 { unsafe { std::ptr::null_mut::<u64>().write_volatile(x) } } \
+                      black_box(walk(black_box(x)))";
+    let crash = commit(&dir, program, null_write, "// two\n", "a null write");
+    let o = bisect(&last, &crash, "answers");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(
+        out.contains(&format!("first moved: {} a null write", &crash[..10])),
+        "{out}{err}"
+    );
+    let o = history(
+        &driver,
+        &dir,
+        &[
+            "run",
+            &format!("{last}..{crash}"),
+            "--store",
+            store.to_str().unwrap(),
+            "--machine",
+            "fixture-box",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "{} bench: broken: steps/loop/random: crashed: segmentation fault (SIGSEGV) on",
+            &crash[..10]
+        )),
+        "{out}{err}"
+    );
 
     // A commit whose build does not record its commit, an unknown
     // revision: refused with one line naming them.

@@ -90,6 +90,29 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
     .map(|_| ())
 }
 
+/// [`counting::plan`], each workload's native verification in a watched
+/// child ([`crate::fault`]): a variant that crashes or hangs is not
+/// counted, its record says so, and its finding (with a repro line naming
+/// `program`) comes back with the plan.
+fn plan<'a>(
+    workloads: &[&'a dyn DynWorkload],
+    options: &counting::CountOptions,
+    program: &str,
+) -> Result<(Vec<counting::Planned<'a>>, Vec<crate::fault::Finding>), Error> {
+    let mut planned = Vec::new();
+    let mut findings = Vec::new();
+    for &w in workloads {
+        let (cases, found) = crate::fault::job::plan(w, options, program)?;
+        planned.extend(cases.into_iter().map(|(case, outcome)| counting::Planned {
+            workload: w,
+            case,
+            outcome,
+        }));
+        findings.extend(found);
+    }
+    Ok((planned, findings))
+}
+
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
 /// writes one results file, its machine named `machine`; returns its path
 /// and contents. A variant that crashes or hangs in the native
@@ -108,7 +131,7 @@ pub fn run(
         || PathBuf::from(format!("results/count-{stamp}.json")),
         Path::to_owned,
     );
-    let (mut planned, findings) = counting::plan_isolated(workloads, options, program)?;
+    let (mut planned, findings) = plan(workloads, options, program)?;
 
     let build = machine::build();
     let blocker = if build.features.iter().any(|f| f.starts_with("avx512")) {

@@ -20,7 +20,6 @@ mod summary;
 mod tools;
 
 pub use gungraun::{CACHES, bench_main, gungraun_entry};
-pub(crate) use plan::plan_isolated;
 pub use plan::{CountOptions, Outcome, Outcomes, Planned, plan};
 pub use probe::{not_countable, probe, unavailable_here, valgrind_availability};
 pub use summary::{Cache, Summary, metrics, parse_summaries, records};

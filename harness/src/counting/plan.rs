@@ -61,29 +61,6 @@ pub struct Planned<'a> {
     pub outcome: Outcome,
 }
 
-/// [`plan`], each workload's native verification in a watched child
-/// ([`crate::fault`]): a variant that crashes or hangs is not counted,
-/// its record says so, and its finding (with a repro line naming
-/// `program`) comes back with the plan.
-pub(crate) fn plan_isolated<'a>(
-    workloads: &[&'a dyn DynWorkload],
-    options: &CountOptions,
-    program: &str,
-) -> Result<(Vec<Planned<'a>>, Vec<crate::fault::Finding>), Error> {
-    let mut planned = Vec::new();
-    let mut findings = Vec::new();
-    for &w in workloads {
-        let (cases, found) = crate::fault::job::plan(w, options, program)?;
-        planned.extend(cases.into_iter().map(|(case, outcome)| Planned {
-            workload: w,
-            case,
-            outcome,
-        }));
-        findings.extend(found);
-    }
-    Ok((planned, findings))
-}
-
 /// Lists the cases and verifies each natively; the outcome says which
 /// are countable and how many elements one batch holds.
 pub fn plan<'a>(
