@@ -105,20 +105,12 @@ pub fn prepare<W: Workload + ?Sized>(
     let mut elements = None;
     let mut out = if request.verify {
         // Announced steps, for a watched child (see `crate::fault`).
-        let step = |variant: &str, expected| {
-            let batch = Batch::Set {
-                set: set.to_owned(),
-            };
-            beacon::begin(|| Step::new(variant, batch, expected))
+        let batch = || Batch::Set {
+            set: set.to_owned(),
         };
-        let running = step(
-            verify::reference(w, &inputs).unwrap_or_default(),
-            Duration::ZERO,
-        );
         let started = Instant::now();
-        let expected = verify::expected(w, &inputs).map_err(BatchError::Invalid)?;
-        drop(running);
-        let _running = step(request.variant, started.elapsed());
+        let expected = verify::expected(w, &inputs, &batch).map_err(BatchError::Invalid)?;
+        let _running = beacon::begin(|| Step::new(request.variant, batch(), started.elapsed()));
         let out = verify::checked(w, request.variant, &mut *solver, &inputs, expected.as_ref())
             .map_err(BatchError::Wrong)?;
         elements = Some(

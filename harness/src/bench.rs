@@ -176,13 +176,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         let started = Instant::now();
         let expected = match reference_faulted {
             Some(_) => None,
-            None => {
-                let _running = beacon::begin(|| {
-                    let batch = Batch::Set { set: set.clone() };
-                    Step::new(reference.unwrap_or_default(), batch, Duration::ZERO)
-                });
-                verify::expected(w, inputs)?
-            }
+            None => verify::expected(w, inputs, &|| Batch::Set { set: set.clone() })?,
         };
         let reference_time = started.elapsed();
         for v in &chosen {

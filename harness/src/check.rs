@@ -461,13 +461,15 @@ fn compare_chunk<W: Workload + ?Sized>(
     let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
     let step =
         |k: usize, expected: Duration| beacon::begin(|| Step::new(names[k], batch(), expected));
-    let running = step(reference, Duration::ZERO);
     let started = Instant::now();
-    let solved = verify::solve(&mut *set[reference], &inputs);
+    let solved = verify::solve_stepped(&mut *set[reference], &inputs, &|expected| {
+        step(reference, expected)
+    });
     let reference_time = started.elapsed();
     let expected = match solved {
         Ok(expected) => expected,
         Err(_) => {
+            let _running = step(reference, reference_time);
             let (i, panic) = first_panic(&mut *set[reference], &inputs);
             return Err(Error::failed(format!(
                 "{}: the oracle {} {panic} on {}",
@@ -477,7 +479,6 @@ fn compare_chunk<W: Workload + ?Sized>(
             )));
         }
     };
-    drop(running);
     let tallies = others
         .iter()
         .map(|&k| {

@@ -8,8 +8,10 @@
 //! a reason naming the input; it is never timed.
 
 use crate::error::Error;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::guard::catch;
 use crate::workload::{Solve, Workload, runnable};
+use std::time::{Duration, Instant};
 
 /// The reference's answers on one batch of inputs.
 pub(crate) struct Expected<O> {
@@ -21,15 +23,20 @@ pub(crate) struct Expected<O> {
 
 /// The reference's answers on `inputs`: `Ok(None)` when neither the oracle
 /// nor the declared default can run them here.
+///
+/// The run is announced as steps of `batch` ([`solve_stepped`]), for a
+/// watched child.
 pub(crate) fn expected<W: Workload + ?Sized>(
     w: &W,
     inputs: &[W::Input],
+    batch: &dyn Fn() -> Batch,
 ) -> Result<Option<Expected<W::Output>>, Error> {
     let Some(name) = reference(w, inputs) else {
         return Ok(None);
     };
     let mut solver = build_solver(w, name)?;
-    match solve(&mut *solver, inputs) {
+    let step = |expected| beacon::begin(|| Step::new(name, batch(), expected));
+    match solve_stepped(&mut *solver, inputs, &step) {
         Ok(answers) => Ok(Some(Expected { name, answers })),
         Err(panic) => Err(Error::failed(format!(
             "{}: the reference {name} {panic} on a batch of {} inputs",
@@ -49,6 +56,37 @@ pub(crate) fn reference<W: Workload + ?Sized>(w: &W, inputs: &[W::Input]) -> Opt
     } else {
         runnable(&w.variants(), w.default_variant())
     }
+}
+
+/// [`solve`], announced as steps of doubling length (1, 2, 4, … inputs)
+/// in a watched child: each step may take ten times the time per input
+/// seen so far, times its length, beyond `--timeout`. So a reference
+/// whose batch is long in all (many slow inputs, each affordable) is not
+/// taken for hung, while one input that never returns still is; the
+/// first input alone gets `--timeout`, as each input of `solve` does.
+/// Outside a watched child the batch runs in one call.
+pub(crate) fn solve_stepped<I: Clone, O: Clone + Default>(
+    solver: &mut dyn Solve<I, O>,
+    inputs: &[I],
+    step: &dyn Fn(Duration) -> beacon::Running,
+) -> Result<Vec<O>, String> {
+    if !beacon::active() {
+        return solve(solver, inputs);
+    }
+    let mut out = vec![O::default(); inputs.len()];
+    let started = Instant::now();
+    let (mut done, mut len) = (0, 1);
+    while done < inputs.len() {
+        let end = (done + len).min(inputs.len());
+        let per_input = match done {
+            0 => Duration::ZERO,
+            _ => started.elapsed() / done as u32,
+        };
+        let _running = step(per_input * (end - done) as u32);
+        catch(|| solver.solve_batch(&inputs[done..end], &mut out[done..end]))?;
+        (done, len) = (end, len * 2);
+    }
+    Ok(out)
 }
 
 /// Solves `inputs` once with `solver`; a panic becomes its message.

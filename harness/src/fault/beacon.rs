@@ -33,7 +33,8 @@ pub(crate) struct Step {
     pub batch: Batch,
     /// Milliseconds the step may take beyond `--timeout`: ten times what
     /// the reference took on the same batch, or what a measuring round is
-    /// planned to take; 0 for the reference itself and `solve`.
+    /// planned to take, or (a step of the reference's own batch) its
+    /// length at the time per input seen so far; 0 for `solve`.
     pub allowance_ms: u64,
 }
 
@@ -97,6 +98,11 @@ pub(crate) fn begin(step: impl FnOnce() -> Step) -> Running {
         },
     );
     Running(Some(id))
+}
+
+/// Whether this process is a watched child announcing its steps.
+pub(crate) fn active() -> bool {
+    file().is_some()
 }
 
 fn file() -> Option<&'static File> {
