@@ -75,8 +75,10 @@ impl Row {
             input_set: r.new.input_set.clone(),
             metric: metric.to_owned(),
             unit: r.new.unit.clone(),
-            a: Some(r.base.median),
-            b: Some(r.new.median),
+            // A record without a measurement (wrong, crashed, hung,
+            // skipped) has no value to show, not 0.
+            a: (r.base.status == reports::Status::Ok).then_some(r.base.median),
+            b: (r.new.status == reports::Status::Ok).then_some(r.new.median),
             change_pct: r.change_pct,
             interval_pct: r.interval_pct,
             p_value: r.p_value,
