@@ -286,6 +286,26 @@ fn bench(fault: &str, status: &str, extra: &[&str]) {
     let _ = std::fs::remove_file(&path);
 }
 
+/// `ab --binaries A B` of the record `table` on `p:0.5`, judging `metric`,
+/// its results file at `out`.
+fn ab_args<'a>([a, b]: [&'a Path; 2], metric: &'a str, out: &'a Path) -> Vec<&'a str> {
+    let path = |p: &'a Path| p.to_str().expect("a UTF-8 path");
+    vec![
+        "ab",
+        "--binaries",
+        path(a),
+        path(b),
+        "--variant",
+        "table",
+        "--inputs",
+        "p:0.5",
+        "--metric",
+        metric,
+        "--out",
+        path(out),
+    ]
+}
+
 /// `ab --binaries clean faulty`: B faults where A does not: BROKE, exit 1.
 fn ab(fault: &str, words: &str, extra: &[&str]) {
     let (faulty, clean) = binaries();
@@ -293,20 +313,7 @@ fn ab(fault: &str, words: &str, extra: &[&str]) {
         "bitbench-faults-ab-{}-{fault}.json",
         std::process::id()
     ));
-    let mut args = vec![
-        "ab",
-        "--binaries",
-        clean.to_str().unwrap(),
-        faulty.to_str().unwrap(),
-        "--variant",
-        "table",
-        "--inputs",
-        "p:0.5",
-        "--metric",
-        "time",
-        "--out",
-        path.to_str().unwrap(),
-    ];
+    let mut args = ab_args([clean, faulty], "time", &path);
     args.extend(extra);
     let out = run(clean, &args, fault);
     let (stdout, stderr) = text(&out);
@@ -330,20 +337,11 @@ fn a_null_write_is_a_finding() {
         return;
     }
     let (faulty, clean) = binaries();
+    let path =
+        std::env::temp_dir().join(format!("bitbench-faults-count-{}.json", std::process::id()));
     let out = run(
         clean,
-        &[
-            "ab",
-            "--binaries",
-            clean.to_str().unwrap(),
-            faulty.to_str().unwrap(),
-            "--variant",
-            "table",
-            "--inputs",
-            "p:0.5",
-            "--metric",
-            "instructions",
-        ],
+        &ab_args([clean, faulty], "instructions", &path),
         "segv",
     );
     let (stdout, stderr) = text(&out);
@@ -435,22 +433,8 @@ fn a_fault_only_in_a_is_fixed() {
     let (faulty, clean) = binaries();
     let path =
         std::env::temp_dir().join(format!("bitbench-faults-fixed-{}.json", std::process::id()));
-    let args = [
-        "ab",
-        "--binaries",
-        faulty.to_str().unwrap(),
-        clean.to_str().unwrap(),
-        "--variant",
-        "table",
-        "--inputs",
-        "p:0.5",
-        "--metric",
-        "time",
-        "--seconds",
-        "0.5",
-        "--out",
-        path.to_str().unwrap(),
-    ];
+    let mut args = ab_args([faulty, clean], "time", &path);
+    args.extend(["--seconds", "0.5"]);
     let out = run(clean, &args, "abort");
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");

@@ -127,29 +127,28 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
                     .map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))?;
                 Ok((added, broken(&file)))
             });
-            if let Ok((_, Some(why))) = &filed {
-                // Filed with its crashed or hung records: the commit is
-                // broken there, and the run says so.
+            let mut fail = |why: String| {
                 let line = format!(
-                    "{COMMAND}: {} {}: broken: {why}",
+                    "{COMMAND}: {} {}: {why}",
                     outcome.commit.short(),
                     subcommand[0]
                 );
                 eprintln!("{line}");
                 outcome.failed.get_or_insert(line);
-            }
-            match filed.map(|(added, _)| added) {
-                Ok(Added::New(_)) => outcome.added += 1,
-                Ok(Added::Present(_)) => outcome.present += 1,
-                Err(e) => {
-                    let line = format!(
-                        "{COMMAND}: {} {}: {e}",
-                        outcome.commit.short(),
-                        subcommand[0]
-                    );
-                    eprintln!("{line}");
-                    outcome.failed.get_or_insert(line);
+            };
+            match filed {
+                // Filed with its crashed or hung records: the commit is
+                // broken there, and the run says so.
+                Ok((added, broken)) => {
+                    if let Some(why) = broken {
+                        fail(format!("broken: {why}"));
+                    }
+                    match added {
+                        Added::New(_) => outcome.added += 1,
+                        Added::Present(_) => outcome.present += 1,
+                    }
                 }
+                Err(e) => fail(e.to_string()),
             }
         }
         outcome.measure_seconds = started.elapsed().as_secs_f64();
