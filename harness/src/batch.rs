@@ -9,7 +9,7 @@
 //! (one implementation of verification serves both).
 
 use crate::error::Error;
-use crate::fault::beacon::{self, Batch, Step};
+use crate::fault::beacon::Batch;
 use crate::sets;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
@@ -108,11 +108,16 @@ pub fn prepare<W: Workload + ?Sized>(
         let batch = || Batch::Set {
             set: set.to_owned(),
         };
-        let started = Instant::now();
         let expected = verify::expected(w, &inputs, &batch).map_err(BatchError::Invalid)?;
-        let _running = beacon::begin(|| Step::new(request.variant, batch(), started.elapsed()));
-        let out = verify::checked(w, request.variant, &mut *solver, &inputs, expected.as_ref())
-            .map_err(BatchError::Wrong)?;
+        let out = verify::checked(
+            w,
+            request.variant,
+            &mut *solver,
+            &inputs,
+            expected.as_ref(),
+            &batch,
+        )
+        .map_err(BatchError::Wrong)?;
         elements = Some(
             inputs
                 .iter()

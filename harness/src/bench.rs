@@ -173,12 +173,11 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         let reference = verify::reference(w, inputs);
         let faulted = |name: &str| options.exclude.iter().find(|e| e.variant == name);
         let reference_faulted = reference.and_then(faulted);
-        let started = Instant::now();
+        let batch = || Batch::Set { set: set.clone() };
         let expected = match reference_faulted {
             Some(_) => None,
-            None => verify::expected(w, inputs, &|| Batch::Set { set: set.clone() })?,
+            None => verify::expected(w, inputs, &batch)?,
         };
-        let reference_time = started.elapsed();
         for v in &chosen {
             let time = record(v.name, Metric::Time, format!("ns/{unit}"));
             if let Some(e) = faulted(v.name) {
@@ -226,11 +225,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             };
             let verified = Instant::now();
             let solver_ref = &mut *solvers[solver].1;
-            let running = beacon::begin(|| {
-                Step::new(v.name, Batch::Set { set: set.clone() }, reference_time)
-            });
-            let checked = verify::checked(w, v.name, solver_ref, inputs, expected.as_ref());
-            drop(running);
+            let checked = verify::checked(w, v.name, solver_ref, inputs, expected.as_ref(), &batch);
             let out = match checked {
                 Ok(out) => out,
                 Err(reason) => {

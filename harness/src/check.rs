@@ -395,12 +395,8 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
 }
 
 /// `CRASHED` or `HUNG`, as the summary says of an excluded variant.
-fn status_word(e: &Excluded) -> &'static str {
-    if e.status == reports::Status::Hung {
-        "HUNG"
-    } else {
-        "CRASHED"
-    }
+fn status_word(e: &Excluded) -> String {
+    e.status.as_str().to_uppercase()
 }
 
 /// Two distinct elements of `v`, both mutable.

@@ -48,6 +48,14 @@ impl Ansi {
     fn put(&self, text: &str) -> std::io::Result<()> {
         std::io::stderr().lock().write_all(text.as_bytes())
     }
+
+    /// Moves the cursor `n` cells in the direction of CSI code `code`.
+    fn cursor(&self, n: usize, code: char) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}{code}"))
+    }
 }
 
 impl TermLike for Ansi {
@@ -58,32 +66,16 @@ impl TermLike for Ansi {
             .unwrap_or(100)
     }
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            self.put(&format!("\x1b[{n}A"))
-        }
+        self.cursor(n, 'A')
     }
     fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            self.put(&format!("\x1b[{n}B"))
-        }
+        self.cursor(n, 'B')
     }
     fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            self.put(&format!("\x1b[{n}C"))
-        }
+        self.cursor(n, 'C')
     }
     fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            self.put(&format!("\x1b[{n}D"))
-        }
+        self.cursor(n, 'D')
     }
     fn write_line(&self, s: &str) -> std::io::Result<()> {
         self.put(&format!("{s}\n"))

@@ -19,6 +19,9 @@ pub(crate) struct Expected<O> {
     pub name: &'static str,
     /// One answer per input.
     pub answers: Vec<O>,
+    /// How long the reference took on them: what a variant's run of the
+    /// same batch is allowed ten times over (see [`checked`]).
+    pub took: Duration,
 }
 
 /// The reference's answers on `inputs`: `Ok(None)` when neither the oracle
@@ -36,8 +39,13 @@ pub(crate) fn expected<W: Workload + ?Sized>(
     };
     let mut solver = build_solver(w, name)?;
     let step = |expected| beacon::begin(|| Step::new(name, batch(), expected));
+    let started = Instant::now();
     match solve_stepped(&mut *solver, inputs, &step) {
-        Ok(answers) => Ok(Some(Expected { name, answers })),
+        Ok(answers) => Ok(Some(Expected {
+            name,
+            answers,
+            took: started.elapsed(),
+        })),
         Err(panic) => Err(Error::failed(format!(
             "{}: the reference {name} {panic} on a batch of {} inputs",
             w.name(),
@@ -102,14 +110,21 @@ pub(crate) fn solve<I, O: Clone + Default>(
 /// Solves `inputs` with `variant` and compares with `expected` (when
 /// there is a reference); returns the variant's answers, or why they
 /// cannot be measured.
+///
+/// The run is announced as a step of `batch`, allowed ten times the
+/// reference's time on it.
 pub(crate) fn checked<W: Workload + ?Sized>(
     w: &W,
     variant: &str,
     solver: &mut dyn Solve<W::Input, W::Output>,
     inputs: &[W::Input],
     expected: Option<&Expected<W::Output>>,
+    batch: &dyn Fn() -> Batch,
 ) -> Result<Vec<W::Output>, String> {
+    let took = expected.map_or(Duration::ZERO, |e| e.took);
+    let running = beacon::begin(|| Step::new(variant, batch(), took));
     let got = solve(solver, inputs).map_err(|panic| format!("{variant} {panic}, not measured"))?;
+    drop(running);
     let Some(expected) = expected.filter(|e| e.name != variant) else {
         return Ok(got);
     };

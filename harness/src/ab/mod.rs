@@ -466,11 +466,11 @@ fn answers(
     let (from_a, from_b) = match (from_a, from_b, a.fault(), b.fault()) {
         (Ok(x), Ok(y), ..) => (x, y),
         (Ok(_), Err(_), _, Some(fault)) => {
-            let (why, repro) = faulted(suite, p, &lines, &fault, [&b.side, &a.side]);
+            let (why, repro) = faulted(suite, p, &lines, &fault, [b, a]);
             return Ok(Compared::Differ(Verdict::Broke(why), repro));
         }
         (Err(_), Ok(_), Some(fault), _) => {
-            let (why, _) = faulted(suite, p, &lines, &fault, [&a.side, &b.side]);
+            let (why, _) = faulted(suite, p, &lines, &fault, [a, b]);
             return Ok(Compared::Differ(Verdict::Fixed(why), Vec::new()));
         }
         (Err(ea), Err(eb), ..) if a.fault().is_some() || b.fault().is_some() => {
@@ -514,7 +514,7 @@ fn answers(
     Ok(Compared::Differ(Verdict::Broke(why), repro))
 }
 
-/// One build (`sides[0]`) faulted on a record's batch where the other did
+/// One build (`builds[0]`) faulted on a record's batch where the other did
 /// not: the input that does it, found and shrunk in fresh processes of
 /// that build (shrunk where `suite` knows the workload), in words, and
 /// both builds' `solve` lines for it.
@@ -523,17 +523,14 @@ fn faulted(
     p: &Planned,
     lines: &[String],
     fault: &crate::fault::Fault,
-    sides: [&Side; 2],
+    builds: [&Build; 2],
 ) -> (String, Vec<String>) {
-    let timeout = crate::fault::DEFAULT_TIMEOUT.min(Duration::from_secs(10));
+    let sides = builds.map(|b| &b.side);
     let prober = crate::fault::probe::Prober {
         exe: sides[0].exe.clone(),
         workload: &p.workload,
         variant: &p.variant,
-        deadline: match fault {
-            crate::fault::Fault::Hung { after } => *after,
-            _ => timeout,
-        },
+        deadline: builds[0].timeout,
     };
     let shrink = |line: &str| {
         suite

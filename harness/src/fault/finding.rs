@@ -63,7 +63,7 @@ impl Finding {
             "  {} {} {} ({how}; from {}):",
             self.workload,
             self.variant,
-            self.fault.word(),
+            self.fault.status().as_str().to_uppercase(),
             self.origin
         );
         outln!("    what: {}", self.fault.describe());

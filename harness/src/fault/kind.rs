@@ -44,11 +44,6 @@ impl Fault {
         }
     }
 
-    /// One short upper-case word for tables.
-    pub(crate) fn word(&self) -> &'static str {
-        if self.crashed() { "CRASHED" } else { "HUNG" }
-    }
-
     /// What happened, in words: "crashed: segmentation fault (SIGSEGV)",
     /// "aborted: stack overflow", "did not finish in 10 s".
     pub(crate) fn describe(&self) -> String {
