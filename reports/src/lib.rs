@@ -9,6 +9,7 @@
 mod chart;
 pub mod compare;
 mod dataset;
+pub mod disturbance;
 pub mod export;
 mod font;
 pub mod history;
@@ -27,6 +28,6 @@ pub use dataset::Source;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
-    Build, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError, ResultsFile,
-    SCHEMA, Status,
+    Build, Disturbance, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError,
+    ResultsFile, SCHEMA, Status,
 };

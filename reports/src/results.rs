@@ -5,6 +5,7 @@
 //! any kernel, and is written atomically so a crashed run never leaves half
 //! a file behind.
 
+pub use crate::disturbance::Disturbance;
 use crate::interval::Interval;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -317,6 +318,17 @@ pub struct Record {
     /// everywhere else (and in files older than `ab`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<Paired>,
+    /// How many of the samples behind a time record were disturbed (the
+    /// thread switched out or its wall time well beyond its CPU time) and
+    /// set aside; `None` for counts and in files from before samples were
+    /// watched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disturbance: Option<Disturbance>,
+    /// What one element of throughput is, plural (`matrices`), as the
+    /// workload declares it; `None` in older files, where reports add an
+    /// `s` to the singular in `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_plural: Option<String>,
 }
 
 /// A paired A/B of one time record: B's samples against A's, taken
