@@ -41,6 +41,8 @@ pub fn rec(
         rounds: Vec::new(),
         interval: None,
         paired: None,
+        disturbance: None,
+        unit_plural: None,
     }
 }
 
