@@ -152,9 +152,7 @@ pub(crate) struct WorkloadView<'a> {
     pub variants: Vec<String>,
     /// Series groups in first-seen order.
     pub groups: Vec<Group>,
-    /// Whether groups differ in source (so labels must name it).
-    pub several_sources: bool,
-    /// Whether groups differ in target-cpu (so labels must name it).
+    /// Whether groups differ in target-cpu (so the level view is drawn).
     pub several_levels: bool,
     pub entries: Vec<Entry<'a>>,
 }
@@ -184,7 +182,6 @@ impl<'a> WorkloadView<'a> {
                             machine: None,
                             variants: Vec::new(),
                             groups: Vec::new(),
-                            several_sources: false,
                             several_levels: false,
                             entries: Vec::new(),
                         });
@@ -209,7 +206,6 @@ impl<'a> WorkloadView<'a> {
             }
         }
         for v in &mut views {
-            v.several_sources = v.groups.iter().any(|g| g.source != v.groups[0].source);
             v.several_levels = v
                 .groups
                 .iter()
@@ -228,22 +224,32 @@ impl<'a> WorkloadView<'a> {
         self.variants.iter().position(|v| v == name).unwrap_or(0)
     }
 
-    /// A group's label: the parts that differ between groups, `·`-separated.
-    pub fn group_label(&self, g: usize) -> String {
-        let group = &self.groups[g];
-        let mut parts = Vec::new();
-        if self.several_levels || !self.several_sources {
-            parts.push(group.target_cpu.as_str());
-        }
-        if self.several_sources {
-            parts.push(group.source.as_str());
-        }
-        parts.join(" · ")
+    /// The series groups holding a record that `keep`s, in view order:
+    /// the groups one chart draws.
+    pub fn groups_with(&self, keep: impl Fn(&Record) -> bool) -> Vec<usize> {
+        let mut groups: Vec<usize> = self
+            .entries
+            .iter()
+            .filter(|e| keep(e.record))
+            .map(|e| e.group)
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups
     }
 
-    /// Whether there is more than one series group.
-    pub fn grouped(&self) -> bool {
-        self.groups.len() > 1
+    /// How a chart that draws `shown` (group indices) names them.
+    pub fn naming(&self, shown: &[usize]) -> Naming<'_> {
+        let differ = |part: fn(&Group) -> &str| {
+            shown
+                .iter()
+                .any(|&g| part(&self.groups[g]) != part(&self.groups[shown[0]]))
+        };
+        Naming {
+            groups: &self.groups,
+            levels: differ(|g| &g.target_cpu),
+            sources: differ(|g| &g.source),
+        }
     }
 
     /// Records of one metric.
@@ -301,6 +307,53 @@ impl<'a> WorkloadView<'a> {
                     && e.record.input_set == set
             })
             .map(|e| e.record)
+    }
+}
+
+/// How one chart names the series groups it draws: by the parts
+/// (target-cpu, results file) that differ among *those* groups, so a
+/// chart drawn from one file's records never names the file, however many
+/// others the report holds (a count file beside the bench file of one
+/// build shares no chart with it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Naming<'v> {
+    groups: &'v [Group],
+    levels: bool,
+    sources: bool,
+}
+
+impl Naming<'_> {
+    /// Whether the groups differ at all, so that labels must name them.
+    pub fn any(&self) -> bool {
+        self.levels || self.sources
+    }
+
+    /// The parts naming group `g`: its target-cpu (unless only the files
+    /// differ) and its file (where files differ).
+    pub fn parts(&self, g: usize) -> Vec<String> {
+        let group = &self.groups[g];
+        let mut parts = Vec::new();
+        if self.levels || !self.sources {
+            parts.push(group.target_cpu.clone());
+        }
+        if self.sources {
+            parts.push(group.source.clone());
+        }
+        parts
+    }
+
+    /// Group `g`'s label: its [`Naming::parts`], `·`-separated.
+    pub fn label(&self, g: usize) -> String {
+        self.parts(g).join(" · ")
+    }
+
+    /// What the parts of a label are, for an axis or a legend heading.
+    pub fn heading(&self) -> &'static str {
+        match (self.levels, self.sources) {
+            (true, true) => "target-cpu · results file",
+            (false, true) => "results file",
+            _ => "target-cpu",
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! drawn round, and takes the median of what it drew. Seeded, so the same
 //! file always prints the same intervals.
 
+use crate::scale::geomean;
 use serde::{Deserialize, Serialize};
 
 /// Replicates per bootstrap: enough for stable 2.5 % and 97.5 % quantiles.
@@ -37,9 +38,26 @@ pub fn enough(rounds: &[Vec<f64>]) -> bool {
 /// The 95 % interval of the median of `rounds`, or `None` when there are
 /// too few samples (see [`enough`]).
 pub fn median_interval(rounds: &[Vec<f64>], seed: u64) -> Option<Interval> {
-    let mut rng = Rng::new(seed);
-    let mut medians = replicates(rounds, &mut rng)?;
-    Some(quantiles(&mut medians))
+    median_replicates(rounds, seed).map(|mut m| quantiles(&mut m))
+}
+
+/// Bootstrap replicates of the median of `rounds` (as
+/// [`median_interval`] draws them), or `None` when there are too few
+/// samples: the parts a figure built from several medians resamples.
+pub fn median_replicates(rounds: &[Vec<f64>], seed: u64) -> Option<Vec<f64>> {
+    replicates(rounds, &mut Rng::new(seed))
+}
+
+/// The 95 % interval of the geometric mean of several bootstrapped
+/// figures, from each one's replicates (all of one length, as this module
+/// draws them): replicate `k` of the mean is the geometric mean of every
+/// figure's replicate `k`. `None` when there are no figures.
+pub fn geomean_interval(figures: &[Vec<f64>]) -> Option<Interval> {
+    let n = figures.first()?.len();
+    let mut means: Vec<f64> = (0..n)
+        .filter_map(|k| geomean(figures.iter().map(|f| f[k])))
+        .collect();
+    (!means.is_empty()).then(|| quantiles(&mut means))
 }
 
 /// Bootstrap replicates of `top` ÷ `bottom` (each the median of its

@@ -336,11 +336,7 @@ fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Inte
             interval::ratio_replicates(&base.rounds, &r.rounds, seed)
         })
         .collect::<Option<_>>()?;
-    let n = replicates.first()?.len();
-    let mut means: Vec<f64> = (0..n)
-        .filter_map(|k| geomean(replicates.iter().map(|r| r[k])))
-        .collect();
-    (!means.is_empty()).then(|| interval::quantiles(&mut means))
+    interval::geomean_interval(&replicates)
 }
 
 /// A short plain-text table: per workload, the variant count, the fastest

@@ -237,12 +237,17 @@ pub(crate) fn parse_time_unit(unit: &str) -> Option<(f64, &str)> {
     (!element.is_empty()).then_some((ns, element))
 }
 
-/// An SI prefix for rates: the largest of none, k, M, G not exceeding `typical`.
-pub(crate) fn rate_prefix(typical: f64) -> (&'static str, f64) {
-    [("G", 1e9), ("M", 1e6), ("k", 1e3)]
-        .into_iter()
-        .find(|(_, f)| typical >= *f)
-        .unwrap_or(("", 1.0))
+/// An SI prefix for rates, the largest of none, k, M, G not exceeding
+/// `typical`: its symbol, its word (`million`) and its factor.
+pub(crate) fn rate_prefix(typical: f64) -> (&'static str, &'static str, f64) {
+    [
+        ("G", "billion", 1e9),
+        ("M", "million", 1e6),
+        ("k", "thousand", 1e3),
+    ]
+    .into_iter()
+    .find(|(_, _, f)| typical >= *f)
+    .unwrap_or(("", "", 1.0))
 }
 
 /// Geometric mean of the positive finite values, if any.
@@ -310,7 +315,8 @@ mod tests {
         assert_eq!(time_unit(12_000.0).symbol, "µs");
         assert_eq!(time_unit(1.5).symbol, "ns");
         assert_eq!(time_unit(0.5).symbol, "ps");
-        assert_eq!(rate_prefix(3.2e7), ("M", 1e6));
+        assert_eq!(rate_prefix(3.2e7), ("M", "million", 1e6));
+        assert_eq!(rate_prefix(999.0), ("", "", 1.0));
         assert!((geomean([2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
     }
 }

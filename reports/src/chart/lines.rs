@@ -1,9 +1,11 @@
 //! Line charts of a measurement against a swept parameter (a density, a
 //! buffer size): one line per series, colour by variant, marker shape by series
-//! group, legend beside the plot.
+//! group, legend beside the plot. A measured figure carries its 95 %
+//! interval as a translucent band (as trend charts do), so two lines
+//! closer than their noise read as such.
 
 use super::{
-    Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, Res, TICK, TITLE, TOP, legend,
+    Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, Res, TICK, TITLE, TOP, band, legend,
     legend_width, y_axis, y_tick_width,
 };
 use crate::palette::{GRID, INK};
@@ -11,13 +13,16 @@ use crate::scale::{LOG_SPREAD, Scale, compact};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-/// One line: legend text, style and (x, y) points sorted by x.
+/// A point of a line: x, y and the band (low, high) around y, if any.
+pub(crate) type LinePoint = (f64, f64, Option<(f64, f64)>);
+
+/// One line: legend text, style and points sorted by x.
 #[derive(Clone, Debug)]
 pub(crate) struct Series {
     pub label: String,
     pub color: RGBColor,
     pub marker: usize,
-    pub points: Vec<(f64, f64)>,
+    pub points: Vec<LinePoint>,
 }
 
 /// A line chart.
@@ -56,9 +61,13 @@ impl LineChart {
             Scale::linear(lo - 1.0, lo + 1.0)
         };
         let y = Scale::fit(
-            self.series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1)),
+            self.series.iter().flat_map(|s| {
+                s.points.iter().flat_map(|&(_, y, band)| {
+                    [Some(y), band.map(|b| b.0), band.map(|b| b.1)]
+                        .into_iter()
+                        .flatten()
+                })
+            }),
             false,
         );
         (x, y)
@@ -117,11 +126,20 @@ impl Figure for LineChart {
         }
         c.line(vec![(x0, y0), (x1, y0)], INK, 1)?;
         c.text(&self.x_title, ((x0 + x1) / 2, y0 + 48), LABEL, INK, CENTER)?;
+        // Every band first, so no band covers another series' line.
+        for s in &self.series {
+            let columns: Vec<Option<(i32, i32, i32)>> = s
+                .points
+                .iter()
+                .map(|&(x, _, b)| b.map(|(lo, hi)| (xs.px(x), ys.px(lo), ys.px(hi))))
+                .collect();
+            band(c, &columns, s.color)?;
+        }
         for s in &self.series {
             let pts: Vec<(i32, i32)> = s
                 .points
                 .iter()
-                .map(|&(x, y)| (xs.px(x), ys.px(y)))
+                .map(|&(x, y, _)| (xs.px(x), ys.px(y)))
                 .collect();
             c.line(pts.clone(), s.color, 2)?;
             for p in pts {

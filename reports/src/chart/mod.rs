@@ -201,6 +201,31 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
     }
 }
 
+/// Draws a line's 95 % intervals as a translucent band in its colour,
+/// from `(x, low, high)` pixel columns in x order (`None` where a point
+/// has no interval). Each run of neighbouring points with an interval is
+/// one band; a lone one is a thin vertical bar. A gap is never bridged,
+/// so a band never claims an interval a point does not have.
+pub(crate) fn band<DB: DrawingBackend>(
+    c: &Canvas<'_, DB>,
+    columns: &[Option<(i32, i32, i32)>],
+    color: RGBColor,
+) -> Res {
+    for run in columns.split(Option::is_none) {
+        let run: Vec<(i32, i32, i32)> = run.iter().flatten().copied().collect();
+        if let [(x, low, high)] = run[..] {
+            c.line(vec![(x, low), (x, high)], color, 1)?;
+        } else if run.len() > 1 {
+            let mut outline: Vec<(i32, i32)> = run.iter().map(|&(x, _, hi)| (x, hi)).collect();
+            outline.extend(run.iter().rev().map(|&(x, lo, _)| (x, lo)));
+            c.area
+                .draw(&Polygon::new(outline, color.mix(0.18).filled()))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 /// Draws a vertical value axis: grid lines across `x0..x1`, tick labels to
 /// the left of `x0`, and `title` rotated beside them at `title_x`.
 pub(crate) fn y_axis<DB: DrawingBackend>(

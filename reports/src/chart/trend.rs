@@ -6,7 +6,7 @@
 //! afternoon read the same, and each column is a place a page can link.
 
 use super::{
-    Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, RIGHT, Res, SMALL, TICK, TITLE,
+    Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, RIGHT, Res, SMALL, TICK, TITLE, band,
     legend, legend_width, y_axis, y_tick_width,
 };
 use crate::palette::{GRID, INK};
@@ -142,22 +142,12 @@ impl Figure for TrendChart {
             CENTER,
         )?;
         for l in &self.lines {
-            let band: Vec<(i32, i32, i32)> = l
+            let columns: Vec<Option<(i32, i32, i32)>> = l
                 .points
                 .iter()
-                .filter_map(|&(col, _, b)| b.map(|(lo, hi)| (self.x(col), ys.px(lo), ys.px(hi))))
+                .map(|&(col, _, b)| b.map(|(lo, hi)| (self.x(col), ys.px(lo), ys.px(hi))))
                 .collect();
-            if band.len() > 1 {
-                let mut outline: Vec<(i32, i32)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();
-                outline.extend(band.iter().rev().map(|&(x, lo, _)| (x, lo)));
-                c.area
-                    .draw(&Polygon::new(outline, l.color.mix(0.18).filled()))
-                    .map_err(|e| e.to_string())?;
-            } else {
-                for (x, lo, hi) in band {
-                    c.line(vec![(x, lo), (x, hi)], l.color, 1)?;
-                }
-            }
+            band(c, &columns, l.color)?;
         }
         // Change labels of steps at one boundary stack upwards.
         let mut labelled: Vec<i32> = Vec::new();

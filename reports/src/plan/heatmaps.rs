@@ -36,7 +36,9 @@ pub(super) fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
             }
             _ => None,
         };
-        for g in 0..view.groups.len() {
+        let groups = view.groups_with(|r| r.metric == Metric::Time && cell(r).is_some());
+        let naming = view.naming(&groups);
+        for &g in &groups {
             for v in &view.variants {
                 let cells: Vec<(f64, f64, &Record)> = view
                     .metric(Metric::Time)
@@ -76,9 +78,9 @@ pub(super) fn heatmaps(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
                     stem = format!("{stem}-{}-{}", slug(row_name), slug(col_name));
                 }
                 let mut which = v.clone();
-                if view.grouped() {
-                    stem = format!("{stem}-{}", slug(&view.group_label(g)));
-                    which = format!("{v}, {}", view.group_label(g));
+                if naming.any() {
+                    stem = format!("{stem}-{}", slug(&naming.label(g)));
+                    which = format!("{v}, {}", naming.label(g));
                 }
                 let title = format!("{w}: time per {el} by {row_name} and {col_name} ({which})");
                 out.push(PlannedChart {

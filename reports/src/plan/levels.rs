@@ -5,15 +5,24 @@
 //! x86-64 to v3", so each variant's figure at a level is the geometric
 //! mean over the input sets it ran at every level (like for like), and
 //! its speed-up is over the same variant at `x86-64` (the level every
-//! x86-64 CPU runs) from the same results file.
+//! x86-64 CPU runs) from the same results file. A timed figure's whisker
+//! is the 95 % interval of that geometric mean, by a bootstrap that
+//! resamples every set's rounds at once (as the summary's speed-up).
 
-use super::{Planned, PlannedChart, Quantity, ns, ok_median, slug, variant_legend};
+use super::{
+    Estimate, Planned, PlannedChart, Quantity, Throughput, convert, ns, ns_per_unit, ok_median,
+    slug, variant_legend,
+};
 use crate::chart::LegendItem;
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::dataset::WorkloadView;
+use crate::interval;
 use crate::palette;
 use crate::results::{Metric, Record, Status};
-use crate::scale::{geomean, rate_prefix};
+use crate::scale::geomean;
+
+/// What the level view's whiskers are, for its captions.
+const WHISKERS: &str = "whiskers: the 95% interval of that geometric mean, a bootstrap over every set's rounds, where each set has enough samples";
 
 /// The level others are compared with: `x86-64` when present, else the
 /// first level seen.
@@ -65,17 +74,64 @@ fn common_sets<'a>(
 }
 
 /// A variant's figures in one group: the geometric mean over its common
-/// sets, and the geometric mean of the baseline group's ÷ this group's.
+/// sets, and the geometric mean of the baseline group's ÷ this group's,
+/// each with its 95 % interval where every set has samples enough.
 struct Cell {
-    mean: f64,
-    speedup: Option<f64>,
+    mean: Estimate,
+    speedup: Option<Estimate>,
+}
+
+/// Bootstrap replicates of a time record's median in nanoseconds per
+/// element, seeded by the record's identity; `None` with too few samples.
+fn ns_replicates(r: &Record) -> Option<Vec<f64>> {
+    let factor = ns_per_unit(r)?;
+    ns(r)?;
+    let seed = interval::seed_of(&[&r.workload, &r.variant, &r.input_set, &r.target_cpu]);
+    let mut replicates = interval::median_replicates(&r.rounds, seed)?;
+    replicates.iter_mut().for_each(|m| *m *= factor);
+    Some(replicates)
+}
+
+/// One variant's figures in one group, set by set (over its common
+/// sets): the values, and every set's bootstrap replicates when each set
+/// has some.
+struct Column {
+    values: Vec<Option<f64>>,
+    replicates: Option<Vec<Vec<f64>>>,
+}
+
+impl Column {
+    /// Set by set, `self` ÷ `bottom`.
+    fn ratio(&self, bottom: &Column) -> Column {
+        let divide = |t: &[f64], b: &[f64]| t.iter().zip(b).map(|(t, b)| t / b).collect();
+        Column {
+            values: (self.values.iter().zip(&bottom.values))
+                .map(|(t, b)| Some((*t)? / (*b)?))
+                .collect(),
+            replicates: (self.replicates.as_ref().zip(bottom.replicates.as_ref()))
+                .map(|(t, b)| t.iter().zip(b).map(|(t, b)| divide(t, b)).collect()),
+        }
+    }
+
+    /// The geometric mean over the sets, with its 95 % interval.
+    fn mean(&self) -> Option<Estimate> {
+        let value = geomean(self.values.iter().flatten().copied())?;
+        let interval = self
+            .replicates
+            .as_deref()
+            .and_then(interval::geomean_interval);
+        Some((value, interval.map(|i| (i.low, i.high))))
+    }
 }
 
 /// Per variant (view order, those with any value) and group: its cell.
+/// `value` reads a record's figure; `replicates` its bootstrap replicates,
+/// where it has any (time records), for the cells' intervals.
 fn cells<'v>(
     view: &'v WorkloadView<'_>,
     metric: Metric,
     value: impl Fn(&Record) -> Option<f64>,
+    replicates: impl Fn(&Record) -> Option<Vec<f64>>,
 ) -> Vec<(&'v str, Vec<Option<Cell>>)> {
     let (_, base) = baselines(view);
     let keep = |r: &Record| if r.metric == metric { value(r) } else { None };
@@ -86,14 +142,22 @@ fn cells<'v>(
             if sets.is_empty() {
                 return None;
             }
-            let at = |set: &str, g: usize| view.find(v, set, g, metric).and_then(&keep);
+            let columns: Vec<Column> = (0..view.groups.len())
+                .map(|g| {
+                    let records: Vec<Option<&Record>> =
+                        sets.iter().map(|s| view.find(v, s, g, metric)).collect();
+                    Column {
+                        values: records.iter().map(|r| r.and_then(&keep)).collect(),
+                        replicates: records.iter().map(|r| r.and_then(&replicates)).collect(),
+                    }
+                })
+                .collect();
             let row = (0..view.groups.len())
                 .map(|g| {
-                    let mean = geomean(sets.iter().filter_map(|s| at(s, g)))?;
-                    let speedup = base[g].and_then(|b| {
-                        geomean(sets.iter().filter_map(|s| Some(at(s, b)? / at(s, g)?)))
-                    });
-                    Some(Cell { mean, speedup })
+                    Some(Cell {
+                        mean: columns[g].mean()?,
+                        speedup: base[g].and_then(|b| columns[b].ratio(&columns[g]).mean()),
+                    })
                 })
                 .collect();
             Some((v.as_str(), row))
@@ -101,13 +165,22 @@ fn cells<'v>(
         .collect()
 }
 
-/// The legend of groups: one entry a level (and file, where several).
+/// The groups where any variant has a cell.
+fn filled(rows: &[(&str, Vec<Option<Cell>>)]) -> Vec<usize> {
+    let groups = rows.first().map_or(0, |(_, row)| row.len());
+    (0..groups)
+        .filter(|&g| rows.iter().any(|(_, row)| row[g].is_some()))
+        .collect()
+}
+
+/// The legend of groups: one entry a level (and file, where they differ).
 fn group_legend(view: &WorkloadView<'_>, groups: &[usize]) -> Vec<LegendItem> {
+    let naming = view.naming(groups);
     groups
         .iter()
         .enumerate()
         .map(|(i, &g)| LegendItem {
-            text: view.group_label(g),
+            text: naming.label(g),
             color: palette::level(i, groups.len()),
             marker: None,
         })
@@ -129,13 +202,13 @@ fn why_missing(view: &WorkloadView<'_>, variant: &str, metric: Metric, g: usize)
 }
 
 /// A bar chart with a category per variant and a slot per group of
-/// `groups`, `bar` giving the value of a cell.
+/// `groups`, `bar` giving the figure of a cell.
 fn chart(
     view: &WorkloadView<'_>,
     metric: Metric,
     rows: &[(&str, Vec<Option<Cell>>)],
     groups: &[usize],
-    bar: impl Fn(&Cell) -> Option<f64>,
+    bar: impl Fn(&Cell) -> Option<Estimate>,
 ) -> BarChart {
     let categories = rows
         .iter()
@@ -145,10 +218,7 @@ fn chart(
                 .iter()
                 .map(|&g| {
                     Some(match row[g].as_ref().map(&bar) {
-                        Some(Some(value)) => Bar::Value {
-                            value,
-                            whisker: None,
-                        },
+                        Some(Some((value, whisker))) => Bar::Value { value, whisker },
                         Some(None) => Bar::Missing("not run"),
                         None => Bar::Missing(why_missing(view, v, metric, g)),
                     })
@@ -161,11 +231,7 @@ fn chart(
         subtitle: String::new(),
         y_title: String::new(),
         x_title: "variant".into(),
-        legend_heading: if view.several_sources {
-            "target-cpu · file".into()
-        } else {
-            "target-cpu".into()
-        },
+        legend_heading: view.naming(groups).heading().into(),
         legend: group_legend(view, groups),
         panels: vec![Panel {
             title: "geometric mean over the input sets each variant ran at every level".into(),
@@ -185,42 +251,43 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
     }
     let w = &view.title;
     let (level, base) = baselines(view);
-    let all: Vec<usize> = (0..view.groups.len()).collect();
     let mut out = Vec::new();
-    let timed = cells(view, Metric::Time, ns);
+    let timed = cells(view, Metric::Time, ns, ns_replicates);
     if !timed.is_empty() {
         let el = super::element(view);
         let typical = geomean(
             timed
                 .iter()
-                .flat_map(|(_, r)| r.iter().flatten().map(|c| c.mean)),
+                .flat_map(|(_, r)| r.iter().flatten().map(|c| c.mean.0)),
         );
-        let (prefix, factor) = rate_prefix(1e9 / typical.unwrap_or(1.0));
+        let rate = Throughput::new(view, typical.unwrap_or(1.0));
+        let groups = filled(&timed);
         let title = format!("{w}: throughput by target-cpu level");
         out.push(PlannedChart {
             stem: format!("{}-levels-throughput", slug(w)),
             title: title.clone(),
-            caption: format!("Each variant's throughput in {prefix}{el}s per second at each target-cpu level (geometric mean of its median times over the input sets it ran at every level); higher is better."),
+            caption: format!("Each variant's throughput in {} at each target-cpu level (geometric mean of its median times per {el} over the input sets it ran at every level; {WHISKERS}); higher is better.", rate.words()),
             figure: Planned::Bars(BarChart {
                 title,
-                subtitle: format!("{prefix}{el}s per second; higher is better"),
-                y_title: format!("throughput ({prefix}{el}s/s)"),
-                ..chart(view, Metric::Time, &timed, &all, |c| Some(1e9 / c.mean / factor))
+                subtitle: format!("{}; whiskers: 95% interval; higher is better", rate.unit()),
+                y_title: format!("throughput ({})", rate.unit()),
+                ..chart(view, Metric::Time, &timed, &groups, |c| {
+                    Some(convert(c.mean, |t| rate.of(t)))
+                })
             }),
         });
-        let others: Vec<usize> = all
-            .iter()
-            .copied()
+        let others: Vec<usize> = groups
+            .into_iter()
             .filter(|g| base[*g] != Some(*g))
             .collect();
         let title = format!("{w}: speed-up over {level} by target-cpu level");
         out.push(PlannedChart {
             stem: format!("{}-levels-speedup", slug(w)),
             title: title.clone(),
-            caption: format!("Each variant's speed-up at each target-cpu level over the same variant built for {level} (geometric mean over the input sets it ran at every level); the line marks 1×, higher is better."),
+            caption: format!("Each variant's speed-up at each target-cpu level over the same variant built for {level} (geometric mean over the input sets it ran at every level; {WHISKERS}); the line marks 1×, higher is better."),
             figure: Planned::Bars(BarChart {
                 title,
-                subtitle: format!("{level} time ÷ time at the level, same variant; line at 1×"),
+                subtitle: format!("{level} time ÷ time at the level, same variant; whiskers: 95% interval; line at 1×"),
                 y_title: "speed-up (×)".into(),
                 value_suffix: "×",
                 reference: Some(1.0),
@@ -229,12 +296,13 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
         });
     }
     for q in quantities.iter().filter(|q| q.metric != Metric::Counter) {
-        let rows = cells(view, q.metric, |r| ok_median(r).filter(|_| q.holds(r)));
-        let groups: Vec<usize> = all
-            .iter()
-            .copied()
-            .filter(|&g| rows.iter().any(|(_, row)| row[g].is_some()))
-            .collect();
+        let rows = cells(
+            view,
+            q.metric,
+            |r| ok_median(r).filter(|_| q.holds(r)),
+            |_| None,
+        );
+        let groups = filled(&rows);
         if groups.len() < 2 {
             continue;
         }
@@ -278,15 +346,18 @@ pub(crate) fn level_table(view: &WorkloadView<'_>) -> Option<LevelTable> {
     if !view.several_levels {
         return None;
     }
-    let timed = cells(view, Metric::Time, ns);
+    // The pages quote figures, not intervals: no bootstrap.
+    let timed = cells(view, Metric::Time, ns, |_| None);
     if timed.is_empty() {
         return None;
     }
+    let groups = filled(&timed);
     let (baseline, base) = baselines(view);
     // A speed-up of the baseline over itself says nothing.
-    let speedup = |c: &Cell, g: usize| c.speedup.filter(|_| base[g] != Some(g));
-    let overall = (0..view.groups.len())
-        .map(|g| {
+    let speedup = |c: &Cell, g: usize| c.speedup.filter(|_| base[g] != Some(g)).map(|s| s.0);
+    let overall = groups
+        .iter()
+        .map(|&g| {
             let ratios: Vec<f64> = timed
                 .iter()
                 .filter_map(|(_, row)| speedup(row[g].as_ref()?, g))
@@ -297,16 +368,16 @@ pub(crate) fn level_table(view: &WorkloadView<'_>) -> Option<LevelTable> {
     Some(LevelTable {
         workload: view.title.clone(),
         baseline,
-        groups: (0..view.groups.len())
-            .map(|g| view.group_label(g))
-            .collect(),
+        groups: {
+            let naming = view.naming(&groups);
+            groups.iter().map(|&g| naming.label(g)).collect()
+        },
         rows: timed
             .iter()
             .map(|(v, row)| {
-                let cells = row
+                let cells = groups
                     .iter()
-                    .enumerate()
-                    .map(|(g, c)| c.as_ref().map(|c| (c.mean, speedup(c, g))))
+                    .map(|&g| row[g].as_ref().map(|c| (c.mean.0, speedup(c, g))))
                     .collect();
                 ((*v).to_owned(), cells)
             })

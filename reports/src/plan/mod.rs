@@ -22,9 +22,10 @@ use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::chart::heatmap::Heatmap;
 use crate::chart::lines::LineChart;
 use crate::dataset::{WorkloadView, ok_median};
+use crate::interval;
 use crate::palette;
 use crate::results::{Metric, Record, Status};
-use crate::scale::parse_time_unit;
+use crate::scale::{parse_time_unit, rate_prefix};
 
 /// Most input sets one bar chart shows; more are listed as skipped.
 pub(crate) const MAX_SETS: usize = 12;
@@ -61,7 +62,7 @@ pub(crate) fn slug(s: &str) -> String {
 /// A time record's whisker in nanoseconds per element: its 95 % interval,
 /// or where it has none (too few samples) its min–max range.
 pub(crate) fn whisker_ns(r: &Record) -> Option<(f64, f64)> {
-    let (factor, _) = parse_time_unit(&r.unit)?;
+    let factor = ns_per_unit(r)?;
     ok_median(r)?;
     Some(match r.interval {
         Some(i) => (i.low * factor, i.high * factor),
@@ -71,8 +72,59 @@ pub(crate) fn whisker_ns(r: &Record) -> Option<(f64, f64)> {
 
 /// Nanoseconds per element of a time record, if it holds a value in a time unit.
 pub(crate) fn ns(r: &Record) -> Option<f64> {
-    let (factor, _) = parse_time_unit(&r.unit)?;
-    ok_median(r).map(|m| m * factor)
+    ok_median(r).zip(ns_per_unit(r)).map(|(m, f)| m * f)
+}
+
+/// Nanoseconds in one of a time record's units (1 for `ns/board`).
+pub(crate) fn ns_per_unit(r: &Record) -> Option<f64> {
+    parse_time_unit(&r.unit).map(|(factor, _)| factor)
+}
+
+/// A figure to draw and its uncertainty as (low, high), where known: a
+/// bar's whisker, a line's band.
+pub(crate) type Estimate = (f64, Option<(f64, f64)>);
+
+/// `estimate` through `to`, a monotone conversion: a time unit, or a
+/// rate (which falls as time rises, so the ends of the spread swap).
+pub(crate) fn convert((value, spread): Estimate, to: impl Fn(f64) -> f64) -> Estimate {
+    let spread = spread.map(|(low, high)| {
+        let (a, b) = (to(low), to(high));
+        (a.min(b), a.max(b))
+    });
+    (to(value), spread)
+}
+
+/// A time record's median in nanoseconds per element with its whisker
+/// (see [`whisker_ns`]), through `to` (see [`convert`]).
+pub(crate) fn time_estimate(r: &Record, to: impl Fn(f64) -> f64) -> Option<Estimate> {
+    Some(convert((ns(r)?, whisker_ns(r)), to))
+}
+
+/// The speed-up of `r` over `base` (the reference's record on the same
+/// set and build), `base`'s time ÷ `r`'s, with its 95 % interval from a
+/// bootstrap of both records' rounds where both have samples enough; the
+/// reference over itself has none.
+pub(crate) fn speedup_estimate(
+    view: &WorkloadView<'_>,
+    base: &Record,
+    r: &Record,
+) -> Option<Estimate> {
+    let value = ns(base)? / ns(r)?;
+    let units = ns_per_unit(base)? / ns_per_unit(r)?;
+    let seed = interval::seed_of(&[&view.name, &base.variant, &r.variant, &r.input_set]);
+    let interval = (base.variant != r.variant)
+        .then(|| interval::ratio_interval(&base.rounds, &r.rounds, seed))
+        .flatten()
+        .map(|i| (i.low * units, i.high * units));
+    Some((value, interval))
+}
+
+/// The bar of `r`'s figure `estimate`, or the mark of its missing value.
+pub(crate) fn bar(r: &Record, estimate: Option<Estimate>) -> Bar {
+    estimate.map_or_else(
+        || missing(r),
+        |(value, whisker)| Bar::Value { value, whisker },
+    )
 }
 
 /// The element name the timings of `view` count (`board`, `solve`), or `element`.
@@ -83,6 +135,77 @@ pub(crate) fn element(view: &WorkloadView<'_>) -> String {
     match names.next() {
         Some(first) if names.all(|n| n == first) => first.to_owned(),
         _ => "element".to_owned(),
+    }
+}
+
+/// The plural of [`element`]: as the records name it (`unit_plural`,
+/// which the workload declares), or by [`plural`] in older files.
+fn elements(view: &WorkloadView<'_>) -> String {
+    let mut named = view
+        .metric(Metric::Time)
+        .map(|e| e.record.unit_plural.as_deref());
+    match named.next() {
+        Some(Some(first)) if named.all(|n| n == Some(first)) => first.to_owned(),
+        _ => plural(&element(view)),
+    }
+}
+
+/// The English plural of a noun, by the rules that cover element names:
+/// `matrix` → `matrices` (and `index`, `vertex`), `box` → `boxes`,
+/// `query` → `queries`, `board` → `boards`.
+pub(crate) fn plural(singular: &str) -> String {
+    let vowel = |c: char| "aeiou".contains(c);
+    let mut stem = singular.chars();
+    let last = stem.next_back();
+    let before = stem.clone().next_back();
+    if singular.ends_with("ix") || singular.ends_with("ex") {
+        format!("{}ices", &singular[..singular.len() - 2])
+    } else if ["s", "x", "sh", "ch"].iter().any(|e| singular.ends_with(e)) {
+        format!("{singular}es")
+    } else if last == Some('y') && before.is_some_and(|c| !vowel(c)) {
+        format!("{}ies", stem.as_str())
+    } else {
+        format!("{singular}s")
+    }
+}
+
+/// How charts name a throughput: `M boards/s` on axes and in subtitles,
+/// `million boards per second` in captions.
+pub(crate) struct Throughput {
+    symbol: &'static str,
+    word: &'static str,
+    factor: f64,
+    elements: String,
+}
+
+impl Throughput {
+    /// The throughput of `view`'s timings, its prefix chosen for a
+    /// typical time of `typical_ns` per element.
+    pub fn new(view: &WorkloadView<'_>, typical_ns: f64) -> Throughput {
+        let (symbol, word, factor) = rate_prefix(1e9 / typical_ns);
+        Throughput {
+            symbol,
+            word,
+            factor,
+            elements: elements(view),
+        }
+    }
+
+    /// The throughput of `ns` nanoseconds per element, in [`Throughput::unit`].
+    pub fn of(&self, ns: f64) -> f64 {
+        1e9 / ns / self.factor
+    }
+
+    /// The unit for axes and subtitles: `M boards/s`.
+    pub fn unit(&self) -> String {
+        let space = if self.symbol.is_empty() { "" } else { " " };
+        format!("{}{space}{}/s", self.symbol, self.elements)
+    }
+
+    /// The unit in words for captions: `million boards per second`.
+    pub fn words(&self) -> String {
+        let space = if self.word.is_empty() { "" } else { " " };
+        format!("{}{space}{} per second", self.word, self.elements)
     }
 }
 
@@ -246,19 +369,6 @@ fn quantity_bars(view: &WorkloadView<'_>, q: &Quantity, sets: &[&str]) -> Planne
     }
 }
 
-/// A group's label lines: the parts that differ between groups.
-pub(crate) fn group_lines(view: &WorkloadView<'_>, g: usize) -> Vec<String> {
-    let group = &view.groups[g];
-    let mut lines = Vec::new();
-    if view.several_levels || !view.several_sources {
-        lines.push(group.target_cpu.clone());
-    }
-    if view.several_sources {
-        lines.push(group.source.clone());
-    }
-    lines
-}
-
 /// The legend entry of a variant: its colour, and `(oracle)` after the
 /// oracle's name.
 pub(crate) fn variant_legend(view: &WorkloadView<'_>, v: &str) -> LegendItem {
@@ -274,8 +384,10 @@ pub(crate) fn variant_legend(view: &WorkloadView<'_>, v: &str) -> LegendItem {
 }
 
 /// Builds a bar chart skeleton over `sets`: slots = variants with records,
-/// categories and panels per the rule in the module docs. `value` maps a
-/// record (with its group and set) to a bar, or `None` to leave the slot empty.
+/// one panel of sets when one series group has records there, else a
+/// panel per set with a category per group, named by what differs among
+/// those groups. `value` maps a record (with its group and set) to a bar,
+/// or `None` to leave the slot empty.
 pub(crate) fn bars(
     view: &WorkloadView<'_>,
     sets: &[&str],
@@ -300,11 +412,13 @@ pub(crate) fn bars(
             .map(|v| view.find(v, set, g, metric).and_then(|r| value(r, g, set)))
             .collect(),
     };
-    let (panels, x_title) = if !view.grouped() {
-        let title = format!("target-cpu: {}", view.groups[0].target_cpu);
+    let groups = view.groups_with(|r| r.metric == metric && sets.contains(&r.input_set.as_str()));
+    let naming = view.naming(&groups);
+    let (panels, x_title) = if let [g] = groups[..] {
+        let title = format!("target-cpu: {}", view.groups[g].target_cpu);
         let cats = sets
             .iter()
-            .map(|s| category(vec![(*s).to_owned()], s, 0))
+            .map(|s| category(vec![(*s).to_owned()], s, g))
             .collect();
         (
             vec![Panel {
@@ -314,21 +428,17 @@ pub(crate) fn bars(
             "input set".to_owned(),
         )
     } else {
-        let x_title = match (view.several_levels, view.several_sources) {
-            (true, true) => "target-cpu · results file",
-            (false, true) => "results file",
-            _ => "target-cpu",
-        };
         let panels = sets
             .iter()
             .map(|s| Panel {
                 title: format!("input set: {s}"),
-                categories: (0..view.groups.len())
-                    .map(|g| category(group_lines(view, g), s, g))
+                categories: groups
+                    .iter()
+                    .map(|&g| category(naming.parts(g), s, g))
                     .collect(),
             })
             .collect();
-        (panels, x_title.to_owned())
+        (panels, naming.heading().to_owned())
     };
     BarChart {
         title: String::new(),

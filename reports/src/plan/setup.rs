@@ -2,7 +2,7 @@
 //! running a first batch in a fresh process, less the warm time of that
 //! batch), apart from the per-element charts because it is paid once.
 
-use super::{Planned, PlannedChart, group_lines, missing, slug, variant_legend};
+use super::{Planned, PlannedChart, missing, slug, variant_legend};
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::dataset::WorkloadView;
 use crate::results::{Metric, Status};
@@ -25,13 +25,12 @@ pub(super) fn chart(view: &WorkloadView<'_>) -> Option<PlannedChart> {
         .map(String::as_str)
         .filter(|v| records.iter().any(|e| e.record.variant == *v))
         .collect();
-    let groups: Vec<usize> = (0..view.groups.len())
-        .filter(|g| records.iter().any(|e| e.group == *g))
-        .collect();
+    let groups = view.groups_with(|r| r.metric == Metric::Setup);
+    let naming = view.naming(&groups);
     let categories = groups
         .iter()
         .map(|&g| Category {
-            label: group_lines(view, g),
+            label: naming.parts(g),
             bars: variants
                 .iter()
                 .map(|v| {
@@ -67,7 +66,7 @@ pub(super) fn chart(view: &WorkloadView<'_>) -> Option<PlannedChart> {
             subtitle: "solver() + first batch − warm batch, fresh process; whiskers: min–max"
                 .into(),
             y_title: format!("setup ({})", unit.symbol),
-            x_title: "target-cpu".into(),
+            x_title: naming.heading().into(),
             legend_heading: "variant".into(),
             legend: variants.iter().map(|v| variant_legend(view, v)).collect(),
             panels: vec![Panel {

@@ -1,14 +1,19 @@
 //! Line charts over a parameter swept alone (a density, a buffer size):
-//! for time, the time, throughput and speedup per element; for every
-//! other quantity, its value. One line per (variant, series group).
+//! for time, the time, throughput and speedup per element, each with its
+//! 95 % interval as a band (derived as the bar charts derive their
+//! whiskers); for every other quantity, its value. One line per (variant,
+//! series group).
 
-use super::{Planned, PlannedChart, Quantity, element, ns, ok_median, slug};
+use super::{
+    Estimate, Planned, PlannedChart, Quantity, Throughput, element, ns, ok_median, slug,
+    speedup_estimate, time_estimate,
+};
 use crate::chart::lines::{LineChart, Series};
-use crate::dataset::{SetKind, WorkloadView};
+use crate::dataset::{Naming, SetKind, WorkloadView};
 use crate::palette;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record};
-use crate::scale::{geomean, rate_prefix, time_unit};
+use crate::scale::{geomean, time_unit};
 
 /// Names of the parameters swept alone in records that `keep`, in
 /// first-seen order.
@@ -33,48 +38,63 @@ fn point(r: &Record, param: &str) -> Option<f64> {
     }
 }
 
-/// The lines of the records that `keep` on the sweep over `param`: one
-/// per (group, variant) with any point, `y` giving each point's value.
-fn series(
+/// A line chart skeleton (no titles) of the records that `keep` on the
+/// sweep over `param`: a line per (group, variant) with any point, `y`
+/// giving each point's value and band. A line is named by its variant,
+/// and by its group only where the lines come from several groups.
+fn lines(
     view: &WorkloadView<'_>,
     param: &str,
     keep: impl Fn(&Record) -> bool,
-    y: impl Fn(&Record, usize) -> Option<f64>,
-) -> Vec<Series> {
+    y: impl Fn(&Record, usize) -> Option<Estimate>,
+) -> LineChart {
+    let on = |r: &Record| keep(r) && point(r, param).is_some();
+    let groups = view.groups_with(on);
+    let naming = view.naming(&groups);
     let mut series = Vec::new();
-    for g in 0..view.groups.len() {
+    for (marker, &g) in groups.iter().enumerate() {
         for (vi, v) in view.variants.iter().enumerate() {
-            let mut points: Vec<(f64, f64)> = view
+            let mut points: Vec<_> = view
                 .entries
                 .iter()
-                .filter(|e| e.group == g && e.record.variant == *v && keep(e.record))
-                .filter_map(|e| Some((point(e.record, param)?, y(e.record, e.group)?)))
+                .filter(|e| e.group == g && e.record.variant == *v && on(e.record))
+                .filter_map(|e| {
+                    let (value, band) = y(e.record, e.group)?;
+                    Some((point(e.record, param)?, value, band))
+                })
                 .collect();
             if points.is_empty() {
                 continue;
             }
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let label = if view.grouped() {
-                format!("{v} · {}", view.group_label(g))
-            } else {
-                v.clone()
-            };
             series.push(Series {
-                label,
+                label: label(&naming, v, g),
                 color: palette::variant(vi),
-                marker: g,
+                marker,
                 points,
             });
         }
     }
-    series
+    LineChart {
+        title: String::new(),
+        subtitle: String::new(),
+        x_title: param.to_owned(),
+        y_title: String::new(),
+        legend_heading: if naming.any() {
+            format!("variant · {}", naming.heading())
+        } else {
+            "variant".to_owned()
+        },
+        series,
+    }
 }
 
-fn legend_heading(view: &WorkloadView<'_>) -> String {
-    if view.grouped() {
-        "variant · build".into()
+/// A line's name: its variant, and its group where groups differ.
+fn label(naming: &Naming<'_>, variant: &str, g: usize) -> String {
+    if naming.any() {
+        format!("{variant} · {}", naming.label(g))
     } else {
-        "variant".into()
+        variant.to_owned()
     }
 }
 
@@ -116,16 +136,16 @@ fn time_lines(
         stem: format!("{}-{}", slug(w), slug(param)),
         title: title.clone(),
         caption: format!(
-            "Median time per {el} ({}) on the input sets swept over `{param}`, one line per variant; lower is better.",
+            "Median time per {el} ({}) on the input sets swept over `{param}`, one line per variant, the band its 95% interval (min–max where too few samples); lower is better.",
             unit.symbol
         ),
         figure: Planned::Lines(LineChart {
             title,
-            subtitle: format!("median per input set, by {param}; lower is better"),
-            x_title: param.to_owned(),
+            subtitle: format!(
+                "median per input set, by {param}; band: 95% interval (min–max if too few samples); lower is better"
+            ),
             y_title: format!("time ({}/{el})", unit.symbol),
-            legend_heading: legend_heading(view),
-            series: series(view, param, on, |r, _| Some(ns(r)? / unit.ns)),
+            ..lines(view, param, on, |r, _| time_estimate(r, |t| t / unit.ns))
         }),
     }
 }
@@ -137,21 +157,23 @@ fn throughput_lines(
     on: impl Fn(&Record) -> bool,
 ) -> PlannedChart {
     let (w, el) = (&view.title, element(view));
-    let (prefix, factor) = rate_prefix(1e9 / typical);
+    let rate = Throughput::new(view, typical);
     let title = format!("{w}: throughput against {param}");
     PlannedChart {
         stem: format!("{}-{}-throughput", slug(w), slug(param)),
         title: title.clone(),
         caption: format!(
-            "Throughput in {prefix}{el}s per second (from the median time per {el}) on the input sets swept over `{param}`, one line per variant; higher is better."
+            "Throughput in {} (from the median time per {el}; the band from its 95% interval, or min–max where too few samples) on the input sets swept over `{param}`, one line per variant; higher is better.",
+            rate.words()
         ),
         figure: Planned::Lines(LineChart {
             title,
-            subtitle: format!("{prefix}{el}s per second, by {param}; higher is better"),
-            x_title: param.to_owned(),
-            y_title: format!("throughput ({prefix}{el}s/s)"),
-            legend_heading: legend_heading(view),
-            series: series(view, param, on, |r, _| Some(1e9 / ns(r)? / factor)),
+            subtitle: format!(
+                "{}, by {param}; band: 95% interval (min–max if too few samples); higher is better",
+                rate.unit()
+            ),
+            y_title: format!("throughput ({})", rate.unit()),
+            ..lines(view, param, on, |r, _| time_estimate(r, |t| rate.of(t)))
         }),
     }
 }
@@ -178,30 +200,36 @@ fn speedup_lines(
     if ran.len() < 2 {
         return None;
     }
+    let groups = view.groups_with(on);
     let rows: Vec<(&str, usize)> = sets
         .iter()
-        .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+        .flat_map(|s| groups.iter().map(move |&g| (*s, g)))
         .collect();
     let variants: Vec<&str> = view.variants.iter().map(String::as_str).collect();
-    let time = |v: &str, set: &str, g: usize| view.find(v, set, g, Metric::Time).and_then(ns);
-    let reference = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| time(v, s, g))?;
+    let timed = |v: &str, set: &str, g: usize| {
+        view.find(v, set, g, Metric::Time)
+            .filter(|r| ns(r).is_some())
+    };
+    let reference = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| {
+        timed(v, s, g).and_then(ns)
+    })?;
     let base = reference.variant;
     let title = format!("{w}: speedup over {reference} against {param}");
     Some(PlannedChart {
         stem: format!("{}-{}-speedup", slug(w), slug(param)),
         title: title.clone(),
         caption: format!(
-            "Speedup over `{reference}` on the same input set and build (its time ÷ variant time) on the input sets swept over `{param}`; 1× is {base}, higher is better."
+            "Speedup over `{reference}` on the same input set and build (its time ÷ variant time; the band its 95% interval where both have enough samples) on the input sets swept over `{param}`; 1× is {base}, higher is better."
         ),
         figure: Planned::Lines(LineChart {
             title,
-            subtitle: format!("{base} time ÷ variant time, by {param}; higher is better"),
-            x_title: param.to_owned(),
+            subtitle: format!(
+                "{base} time ÷ variant time, by {param}; band: 95% interval; higher is better"
+            ),
             y_title: "speedup (×)".into(),
-            legend_heading: legend_heading(view),
-            series: series(view, param, on, |r, g| {
-                Some(time(base, &r.input_set, g)? / ns(r)?)
-            }),
+            ..lines(view, param, on, |r, g| {
+                speedup_estimate(view, timed(base, &r.input_set, g)?, r)
+            })
         }),
     })
 }
@@ -224,15 +252,13 @@ pub(super) fn quantity(view: &WorkloadView<'_>, q: &Quantity) -> Vec<PlannedChar
                 figure: Planned::Lines(LineChart {
                     title,
                     subtitle: format!("{} per element, by {param}", q.name),
-                    x_title: param.to_owned(),
                     y_title: q.y_title.clone(),
-                    legend_heading: legend_heading(view),
-                    series: series(
+                    ..lines(
                         view,
                         param,
-                        |r| q.holds(r) && point(r, param).is_some(),
-                        |r, _| ok_median(r),
-                    ),
+                        |r| q.holds(r),
+                        |r, _| ok_median(r).map(|m| (m, None)),
+                    )
                 }),
             }
         })

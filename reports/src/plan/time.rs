@@ -1,13 +1,15 @@
 //! The time charts over plain input sets: throughput, time and speedup
 //! over the reference as grouped bars, one slot per variant.
 
-use super::{MAX_SETS, Planned, PlannedChart, bars, element, missing, ns, slug, whisker_ns};
+use super::{
+    MAX_SETS, Planned, PlannedChart, Throughput, bar, bars, element, missing, ns, slug,
+    speedup_estimate, time_estimate,
+};
 use crate::chart::bars::{Bar, BarChart};
 use crate::dataset::WorkloadView;
-use crate::interval;
 use crate::reference::{Rule, speedup_reference};
 use crate::results::Metric;
-use crate::scale::{geomean, rate_prefix, time_unit};
+use crate::scale::{geomean, time_unit};
 
 /// Throughput, time and speedup bars over `sets`; pushes what it leaves
 /// out to `notes`.
@@ -33,39 +35,26 @@ pub(super) fn charts(
     let typical = geomean(headline_ns.iter().copied()).unwrap_or(1.0);
     let mut out = Vec::new();
 
-    let (prefix, factor) = rate_prefix(1e9 / typical);
+    let rate = Throughput::new(view, typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
-        let rate = |ns: f64| 1e9 / ns / factor;
-        Some(match (ns(r), whisker_ns(r)) {
-            (Some(t), Some((low, high))) => Bar::Value {
-                value: rate(t),
-                whisker: Some((rate(high), rate(low))),
-            },
-            _ => missing(r),
-        })
+        Some(bar(r, time_estimate(r, |t| rate.of(t))))
     });
     let title = format!("{w}: throughput by variant");
     out.push(PlannedChart {
         stem: format!("{}-throughput", slug(w)),
         title: title.clone(),
-        caption: format!("Throughput in {prefix}{el}s per second (from the median time per {el}; whiskers from its 95% interval, or min–max where too few samples); higher is better."),
+        caption: format!("Throughput in {} (from the median time per {el}; whiskers from its 95% interval, or min–max where too few samples); higher is better.", rate.words()),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: format!("{prefix}{el}s per second; whiskers: 95% interval (min–max if too few samples); higher is better"),
-            y_title: format!("throughput ({prefix}{el}s/s)"),
+            subtitle: format!("{}; whiskers: 95% interval (min–max if too few samples); higher is better", rate.unit()),
+            y_title: format!("throughput ({})", rate.unit()),
             ..chart
         }),
     });
 
     let unit = time_unit(typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
-        Some(match (ns(r), whisker_ns(r)) {
-            (Some(t), Some((low, high))) => Bar::Value {
-                value: t / unit.ns,
-                whisker: Some((low / unit.ns, high / unit.ns)),
-            },
-            _ => missing(r),
-        })
+        Some(bar(r, time_estimate(r, |t| t / unit.ns)))
     });
     let title = format!("{w}: time per {el}");
     out.push(PlannedChart {
@@ -83,9 +72,11 @@ pub(super) fn charts(
         }),
     });
 
+    let timed = view.groups_with(|r| r.metric == Metric::Time);
+    let naming = view.naming(&timed);
     let rows: Vec<(&str, usize)> = sets
         .iter()
-        .flat_map(|s| (0..view.groups.len()).map(move |g| (*s, g)))
+        .flat_map(|s| timed.iter().map(move |&g| (*s, g)))
         .collect();
     let variants: Vec<&str> = view.variants.iter().map(String::as_str).collect();
     let Some(reference) = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| {
@@ -98,7 +89,7 @@ pub(super) fn charts(
     // (the oracle skips every deep test for the same reason).
     let mut no_oracle: Vec<(String, String, Vec<&str>)> = Vec::new();
     for s in sets {
-        for g in 0..view.groups.len() {
+        for &g in &timed {
             let base = view.find(&oracle, s, g, Metric::Time);
             if base.and_then(ns).is_none()
                 && view
@@ -108,7 +99,7 @@ pub(super) fn charts(
                 let why = base
                     .and_then(|r| r.reason.clone())
                     .unwrap_or_else(|| "not measured".into());
-                let group = view.group_label(g);
+                let group = naming.label(g);
                 match no_oracle
                     .iter_mut()
                     .find(|(w, gr, _)| *w == why && *gr == group)
@@ -134,19 +125,11 @@ pub(super) fn charts(
         ));
     }
     let chart = bars(view, sets, Metric::Time, |r, g, s| {
-        let base_record = view.find(&oracle, s, g, Metric::Time);
-        let base = base_record.and_then(ns);
+        let base = view
+            .find(&oracle, s, g, Metric::Time)
+            .filter(|b| ns(b).is_some());
         Some(match (ns(r), base) {
-            (Some(t), Some(b)) => Bar::Value {
-                value: b / t,
-                whisker: base_record
-                    .filter(|_| r.variant != oracle)
-                    .and_then(|br| {
-                        let seed = interval::seed_of(&[&view.name, &oracle, &r.variant, s]);
-                        interval::ratio_interval(&br.rounds, &r.rounds, seed)
-                    })
-                    .map(|i| (i.low, i.high)),
-            },
+            (Some(_), Some(base)) => bar(r, speedup_estimate(view, base, r)),
             (None, _) => missing(r),
             (Some(_), None) => Bar::Missing("no oracle"),
         })
