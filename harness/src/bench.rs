@@ -8,24 +8,35 @@
 //! it outlasts the clock's resolution, take many samples, keep the median
 //! and MAD per element.
 //!
+//! On a busy machine a sample may lose the core. The measuring thread is
+//! pinned to the least busy core (or `--core`), every timed piece is
+//! watched ([`crate::disturb`]) and one that was disturbed is taken again
+//! (up to [`RETRIES`] times); a batch longer than a sample is timed in
+//! windows ([`crate::shape`]) that together make one pass over it, so a
+//! sample still means the whole batch's time per element. Each record
+//! carries how many pieces were set aside.
+//!
 //! Each verification and each measuring round is announced as a step
 //! ([`crate::fault::beacon`]) with the time it is expected to take, so a
 //! watched child that crashes or hangs is traced to its variant and set;
 //! the variants found to fault are excluded ([`BenchOptions::exclude`])
 //! and get a record saying what happened instead of a time.
 
+use crate::disturb::Watch;
 use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::machine;
 use crate::progress;
 use crate::sets;
+use crate::shape::Sizer;
 use crate::stats;
 use crate::verify::{self, build_solver};
 use crate::workload::{Solve, Workload};
-use reports::{Metric, Record, Status, interval};
+use reports::{Disturbance, Metric, Record, Status, interval};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 /// What `bench` should do.
@@ -46,6 +57,9 @@ pub struct BenchOptions {
     pub timeout: Duration,
     /// Variants found to crash or hang: not run, recorded as such.
     pub exclude: Vec<Excluded>,
+    /// The core to measure on (`--core`); `None`: the least busy one.
+    #[serde(default)]
+    pub core: Option<usize>,
 }
 
 impl Default for BenchOptions {
@@ -58,9 +72,14 @@ impl Default for BenchOptions {
             rounds: None,
             timeout: crate::fault::DEFAULT_TIMEOUT,
             exclude: Vec::new(),
+            core: None,
         }
     }
 }
+
+/// Times a disturbed piece of a sample is taken again before it is kept
+/// as it is.
+pub const RETRIES: u32 = 3;
 
 /// How long to sample, by mode.
 struct Budget {
@@ -154,6 +173,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         .max(1);
     let budget = Budget::new(options.quick).per_round(rounds);
     let unit = w.unit_singular();
+    let plural = w.unit();
     let target_cpu = machine::target_cpu();
     let oracle = w.oracle();
     let mut records = Vec::new();
@@ -168,6 +188,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             target_cpu: target_cpu.to_owned(),
             metric,
             unit,
+            unit_plural: Some(plural.to_owned()),
             ..Record::default()
         };
         let reference = verify::reference(w, inputs);
@@ -238,12 +259,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 }
             };
             let verified = verified.elapsed();
-            let elements: u64 = inputs
+            let each: Vec<u64> = inputs
                 .iter()
                 .zip(&out)
                 .map(|(i, o)| w.elements(i, o))
-                .sum::<u64>()
-                .max(1);
+                .collect();
+            let elements = each.iter().sum::<u64>().max(1);
             for (counter, total) in counter_totals(w, &out) {
                 let per_input = total as f64 / inputs.len() as f64;
                 records.push(Record {
@@ -265,11 +286,16 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 inputs,
                 solver,
                 out,
+                each,
                 elements,
                 warm: verified,
                 batch: verified,
-                reps: 0,
+                sizer: None,
                 rounds: Vec::new(),
+                disturbance: Disturbance {
+                    probe: crate::disturb::PROBE.to_owned(),
+                    ..Disturbance::default()
+                },
             });
         }
     }
@@ -277,6 +303,10 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
     // Rounds apart in time: each measures every pending pair once, so the
     // records see the drift between runs (frequency, neighbours), not only
     // the spread within one.
+    let core = options
+        .core
+        .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
+    let _pinned = core.and_then(crate::cores::Pinned::to);
     let bar = progress::bar((pending.len() as u32 * rounds) as u64, w.name());
     for round in 0..rounds {
         for p in &mut pending {
@@ -292,18 +322,21 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 };
                 Step::new(&p.record.variant, batch, budget.expected(p.batch))
             });
-            let (samples, reps) = measure(
+            let batch = Timed {
+                inputs: p.inputs,
+                each: &p.each,
+            };
+            let samples = measure(
                 &mut *solvers[p.solver].1,
-                p.inputs,
+                batch,
                 &mut p.out,
                 &budget,
                 p.warm,
-                p.reps,
+                &mut p.sizer,
+                &mut p.disturbance,
             );
-            p.reps = reps;
             p.warm = Duration::ZERO;
-            let per = (p.elements * reps) as f64;
-            p.rounds.push(samples.iter().map(|ns| ns / per).collect());
+            p.rounds.push(samples);
             bar.inc(1);
         }
     }
@@ -318,9 +351,10 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
             min: s.min,
             max: s.max,
             samples: all.len() as u32,
-            elements_per_sample: p.elements * p.reps,
+            elements_per_sample: p.elements * p.sizer.map_or(1, |s| s.shape().reps),
             interval: interval::median_interval(&p.rounds, seed),
             rounds: p.rounds,
+            disturbance: Some(p.disturbance),
             ..p.record
         });
     }
@@ -336,14 +370,25 @@ struct Pending<'a, W: Workload + ?Sized> {
     /// Index into the solvers built for this run.
     solver: usize,
     out: Vec<W::Output>,
+    /// Each input's throughput elements.
+    each: Vec<u64>,
     elements: u64,
     /// Warm-up already done (the verification run, before the first round).
     warm: Duration,
     /// How long one run of the batch took (the verification run).
     batch: Duration,
-    /// Batch repetitions per sample, fixed by the first round.
-    reps: u64,
+    /// The samples' shape, set by the first round.
+    sizer: Option<Sizer>,
     rounds: Vec<Vec<f64>>,
+    /// Pieces timed and set aside, over all rounds.
+    disturbance: Disturbance,
+}
+
+/// A batch to time: its inputs and each one's throughput elements.
+#[derive(Clone, Copy)]
+struct Timed<'a, I> {
+    inputs: &'a [I],
+    each: &'a [u64],
 }
 
 /// Sums each counter over one pass's outputs, keeping first-seen order.
@@ -360,53 +405,76 @@ fn counter_totals<W: Workload + ?Sized>(w: &W, out: &[W::Output]) -> Vec<(&'stat
     totals
 }
 
-/// Times `solver` on `inputs`: returns nanoseconds per sample and the
-/// number of batch repetitions in each sample (`reps`, or when 0, as many
-/// as fill a sample's budget).
+/// Times `solver` on `batch`: returns nanoseconds per element, one per
+/// sample. A sample is `reps` runs of the whole batch, or one pass over
+/// it in windows, each window timed on its own (see [`crate::shape`]);
+/// a disturbed piece is taken again, up to [`RETRIES`] times, and
+/// counted in `disturbance`.
 ///
 /// `verified` is how long the verification run of the same batch took just
 /// before: that run warmed the caches too, so it counts towards the
 /// warm-up, and a batch slower than the whole warm-up budget (a deep
-/// cephalopod search) is not run again only to warm up.
+/// cephalopod search) is not run again only to warm up. The first round
+/// sets `sizer` from the fastest run; later rounds go on with it.
 fn measure<I, O>(
     solver: &mut dyn Solve<I, O>,
-    inputs: &[I],
+    batch: Timed<'_, I>,
     out: &mut [O],
     budget: &Budget,
     verified: Duration,
-    reps: u64,
-) -> (Vec<f64>, u64) {
-    let mut run = |out: &mut [O]| {
-        let start = Instant::now();
-        solver.solve_batch(black_box(inputs), black_box(&mut *out));
-        black_box(&*out);
-        start.elapsed()
+    sizer: &mut Option<Sizer>,
+    disturbance: &mut Disturbance,
+) -> Vec<f64> {
+    let n = batch.inputs.len();
+    let mut run = |range: Range<usize>, reps: u64| {
+        let watch = Watch::start();
+        for _ in 0..reps {
+            let out = &mut out[range.clone()];
+            solver.solve_batch(
+                black_box(&batch.inputs[range.clone()]),
+                black_box(&mut *out),
+            );
+            black_box(out);
+        }
+        watch.stop()
     };
     let warm_start = Instant::now();
     let mut one = if verified.is_zero() {
-        run(out)
+        run(0..n, 1).wall
     } else {
         verified
     };
     while verified + warm_start.elapsed() < budget.warm_up {
-        one = one.min(run(out));
+        one = one.min(run(0..n, 1).wall);
     }
-    let reps = if reps > 0 {
-        reps
-    } else {
-        (budget.sample.as_nanos() / one.as_nanos().max(1)).max(1) as u64
-    };
+    let sizer = sizer.get_or_insert_with(|| Sizer::new(budget.sample, one, n));
     let mut samples = Vec::new();
     let start = Instant::now();
     while samples.len() < budget.min_samples as usize
         || (samples.len() < budget.max_samples as usize && start.elapsed() < budget.total)
     {
-        let sample = Instant::now();
-        for _ in 0..reps {
-            solver.solve_batch(black_box(inputs), black_box(&mut *out));
-            black_box(&*out);
+        let shape = sizer.shape();
+        let (mut ns, mut elements) = (0u128, 0u64);
+        for k in 0..shape.windows(n) {
+            let range = shape.window(k, n);
+            let mut seen = run(range.clone(), shape.reps);
+            for _ in 1..RETRIES {
+                if seen.disturbed() != Some(true) {
+                    break;
+                }
+                disturbance.taken += 1;
+                disturbance.set_aside += 1;
+                sizer.note(true);
+                seen = run(range.clone(), shape.reps);
+            }
+            let disturbed = seen.disturbed() == Some(true);
+            disturbance.taken += 1;
+            disturbance.set_aside += u32::from(disturbed);
+            sizer.note(disturbed);
+            ns += seen.wall.as_nanos();
+            elements += batch.each[range].iter().sum::<u64>() * shape.reps;
         }
-        samples.push(sample.elapsed().as_nanos() as f64);
+        samples.push(ns as f64 / elements.max(1) as f64);
     }
-    (samples, reps)
+    samples
 }

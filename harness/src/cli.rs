@@ -138,6 +138,11 @@ enum Command {
         /// plan) before it counts as hung and is stopped.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
         timeout: std::time::Duration,
+        /// The core to measure on; default: the one least busy when each
+        /// workload starts. A sample the machine disturbs (the thread
+        /// switched out, or losing CPU time) is taken again either way.
+        #[arg(long, value_name = "N")]
+        core: Option<usize>,
         #[command(flatten)]
         machine: MachineArg,
     },
@@ -335,9 +340,13 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
             rounds,
             baseline,
             timeout,
+            core,
             machine,
         } => {
             let machine = machine.resolve()?;
+            if let Some(core) = core {
+                crate::cores::check(core).map_err(Error::usage)?;
+            }
             let selected = suite.select(&workloads)?;
             for (flag, used) in [
                 ("--variant", !variant.is_empty()),
@@ -364,6 +373,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
                 rounds,
                 timeout,
                 exclude: Vec::new(),
+                core,
             };
             let program = crate::repro::program(suite.origin().binary);
             cmd::bench::run(

@@ -8,15 +8,23 @@
 //! differ still speak the same protocol. This module holds the protocol
 //! and the loaded batch; the loop answering stdin is `cmd::serve`.
 
+use crate::disturb::{Observed, Watch};
+use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
-use std::time::Instant;
+use std::ops::Range;
+use std::time::Duration;
 
-/// Bumped when a request or response changes meaning.
-pub const PROTOCOL: u32 = 1;
+/// Bumped when a request or response changes meaning:
+/// 1. the first;
+/// 2. a sample may time a window of the batch, and reports the measuring
+///    thread's CPU time and context switches (see `crate::disturb`).
+///    Both are optional fields, so either side still pairs with a build
+///    of protocol 1, which times the whole batch and reports neither.
+pub const PROTOCOL: u32 = 2;
 
 /// One request line.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -43,11 +51,23 @@ pub enum Request {
         /// Inputs in the workload's text format.
         inputs: Vec<String>,
     },
-    /// Run the loaded batch `reps` times: [`Sample`].
+    /// Run the loaded batch (or a window of it) `reps` times: [`Sample`].
     Sample {
         /// Repetitions in this one sample.
         reps: u64,
+        /// Only these inputs of the batch (protocol 2); `None`: all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<Window>,
     },
+}
+
+/// Consecutive inputs of a loaded batch: a sample shorter than the batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window {
+    /// The first input's index.
+    pub start: usize,
+    /// How many inputs.
+    pub len: usize,
 }
 
 /// The answer to [`Request::Hello`].
@@ -70,12 +90,34 @@ pub struct HelloWorkload {
     pub name: String,
     /// Throughput unit, singular, as in `ns/board`.
     pub unit: String,
+    /// Its plural, `boards` (protocol 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plural: Option<String>,
     /// The declared default variant.
     pub default_variant: String,
     /// Variants that run on this machine.
     pub variants: Vec<String>,
     /// The sets `bench --quick` measures, sweeps expanded.
     pub sets: Vec<String>,
+}
+
+impl HelloWorkload {
+    /// How this build lists `w`.
+    pub fn of(w: &dyn DynWorkload) -> HelloWorkload {
+        HelloWorkload {
+            name: w.name().to_owned(),
+            unit: w.unit_singular().to_owned(),
+            plural: Some(w.unit().to_owned()),
+            default_variant: w.default_variant().to_owned(),
+            variants: w
+                .variants()
+                .into_iter()
+                .filter(|v| v.unavailable.is_none())
+                .map(|v| v.name.to_owned())
+                .collect(),
+            sets: w.measured_sets(&[], true),
+        }
+    }
 }
 
 /// The answer to [`Request::Inputs`].
@@ -94,11 +136,32 @@ pub struct Answers {
     pub elements: u64,
 }
 
-/// The answer to [`Request::Sample`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// The answer to [`Request::Sample`]. The optional fields come from
+/// protocol 2; a build of protocol 1 sends `ns` alone.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Sample {
     /// Nanoseconds the `reps` runs took together.
     pub ns: u64,
+    /// The measuring thread's CPU time over them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ns: Option<u64>,
+    /// Its context switches over them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<u64>,
+    /// Throughput elements one run of the window processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<u64>,
+}
+
+impl Sample {
+    /// What the sample saw, for [`crate::disturb::Observed::disturbed`].
+    pub fn observed(&self) -> Observed {
+        Observed {
+            wall: Duration::from_nanos(self.ns),
+            cpu: self.cpu_ns.map(Duration::from_nanos),
+            switches: self.switches,
+        }
+    }
 }
 
 /// A failed request: one line saying why.
@@ -112,7 +175,10 @@ pub struct Failure {
 pub struct Loaded {
     /// See [`Answers`].
     pub answers: Answers,
-    run: Box<dyn FnMut() + Send>,
+    /// Each input's throughput elements, for a window's.
+    elements: Vec<u64>,
+    /// Runs the inputs in a range of the batch.
+    run: Box<dyn FnMut(Range<usize>) + Send>,
 }
 
 /// Parses `lines`, builds `variant` (empty: the default), solves once and
@@ -134,33 +200,57 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
         .collect::<Result<Vec<_>, _>>()?;
     let mut out = verify::solve(&mut *solver, &inputs)
         .map_err(|panic| Error::failed(format!("{}: {variant} {panic}", w.name())))?;
+    let elements: Vec<u64> = inputs
+        .iter()
+        .zip(&out)
+        .map(|(i, o)| w.elements(i, o))
+        .collect();
     let answers = Answers {
         outputs: out.iter().map(|o| w.format_output(o)).collect(),
-        elements: inputs
-            .iter()
-            .zip(&out)
-            .map(|(i, o)| w.elements(i, o))
-            .sum::<u64>()
-            .max(1),
+        elements: elements.iter().sum::<u64>().max(1),
     };
     Ok(Loaded {
         answers,
-        run: Box::new(move || {
-            solver.solve_batch(black_box(&inputs), black_box(&mut out));
-            black_box(&out);
+        elements,
+        run: Box::new(move |range| {
+            let out = &mut out[range.clone()];
+            solver.solve_batch(black_box(&inputs[range]), black_box(&mut *out));
+            black_box(out);
         }),
     })
 }
 
 impl Loaded {
-    /// Runs the loaded batch `reps` times (at least once), timed together.
-    pub fn sample(&mut self, reps: u64) -> Sample {
-        let start = Instant::now();
+    /// Runs the loaded batch, or `window` of it, `reps` times (at least
+    /// once), timed and watched together.
+    pub fn sample(&mut self, reps: u64, window: Option<Window>) -> Result<Sample, Error> {
+        let n = self.elements.len();
+        let range = match window {
+            None => 0..n,
+            Some(Window { start, len })
+                if len > 0 && start.checked_add(len).is_some_and(|end| end <= n) =>
+            {
+                start..start + len
+            }
+            Some(w) => {
+                return Err(Error::usage(format!(
+                    "serve: window {}..{} is not within the {n} inputs loaded",
+                    w.start,
+                    w.start.saturating_add(w.len)
+                )));
+            }
+        };
+        let elements = self.elements[range.clone()].iter().sum::<u64>().max(1);
+        let watch = Watch::start();
         for _ in 0..reps.max(1) {
-            (self.run)();
+            (self.run)(range.clone());
         }
-        Sample {
-            ns: start.elapsed().as_nanos() as u64,
-        }
+        let seen = watch.stop();
+        Ok(Sample {
+            ns: seen.wall.as_nanos() as u64,
+            cpu_ns: seen.cpu.map(|c| c.as_nanos() as u64),
+            switches: seen.switches,
+            elements: Some(elements),
+        })
     }
 }

@@ -1,8 +1,8 @@
 //! One build running in serve mode as a child of the driver.
 //!
 //! The driver talks to it one request at a time and waits for the answer,
-//! so the two children never run at once. Where `taskset` can, the child
-//! is pinned to one core, the same for both builds, so neither gains from
+//! so the two children never run at once. Both are pinned to one core,
+//! the same for both builds (see [`crate::cores`]), so neither gains from
 //! the other's caches or a faster core.
 //!
 //! A build may crash or hang on a batch (the worst regression a change can
@@ -16,7 +16,7 @@ use crate::serve::{Failure, Request};
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -37,34 +37,13 @@ pub struct Child {
     fault: Option<Fault>,
 }
 
-/// The core both children run on: the last one this process may use, when
-/// `taskset` is there to pin them (checked once by pinning `true`).
-pub fn core() -> Option<usize> {
-    let last = std::thread::available_parallelism().ok()?.get() - 1;
-    let ok = Command::new("taskset")
-        .args(["-c", &last.to_string(), "true"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then_some(last)
-}
-
 impl Child {
-    /// Starts `exe serve`, pinned to `core` when given; `name` labels its
-    /// errors (`A (abc1234)`); an answer taking longer than `deadline`
-    /// stops it as hung.
-    pub fn spawn(
-        exe: &Path,
-        name: &str,
-        core: Option<usize>,
-        deadline: Duration,
-    ) -> Result<Child, Error> {
+    /// Starts `exe serve`; `name` labels its errors (`A (abc1234)`); an
+    /// answer taking longer than `deadline` stops it as hung.
+    pub fn spawn(exe: &Path, name: &str, deadline: Duration) -> Result<Child, Error> {
         // Through the runner, if any, as the kernels' children of this
         // program run (see `crate::fault::child_command`).
-        let pin = core.map_or_else(Vec::new, |core| {
-            vec!["taskset".to_owned(), "-c".to_owned(), core.to_string()]
-        });
-        let mut command = crate::fault::child_command(&pin, exe);
+        let mut command = crate::fault::child_command(exe);
         let mut process = command
             .arg("serve")
             .stdin(Stdio::piped())
@@ -103,6 +82,16 @@ impl Child {
             deadline,
             fault: None,
         })
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Pins its serving thread to `core`; false where that cannot be done.
+    pub fn pin(&self, core: usize) -> bool {
+        crate::cores::pin(self.pid(), &[core])
     }
 
     /// Why the child stopped answering: a signal, a hang, an exit.

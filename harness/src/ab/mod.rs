@@ -17,15 +17,15 @@ mod stats;
 mod table;
 
 pub use build::{Builder, Built, Side, git, working_tree_commit};
-pub use table::{Outcome, Row};
+pub use table::{Outcome, Pinning, Row};
 
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::serve::{Answers, Hello, Lines, Request};
+use crate::serve::{Answers, Hello, HelloWorkload, Lines, Request};
 use child::Child;
 use reports::compare::{ALPHA, Format, Verdict, compare, default_threshold, holm_rejects};
 use reports::interval::Interval;
-use reports::{Metric, Paired, Record, ResultsFile, Status};
+use reports::{Disturbance, Metric, Paired, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -71,28 +71,33 @@ pub struct Options {
     /// The machine's name, for the results file (the driver writes it:
     /// the builds, maybe older than `--machine`, are never asked).
     pub machine: String,
+    /// The core both builds run on (`--core`); `None`: the least busy
+    /// core, chosen again for each record.
+    pub core: Option<usize>,
 }
 
 /// Measuring time per record when `--seconds` is not given.
 pub const SECONDS_PER_RECORD: f64 = 2.0;
 
+/// How many times its share of the time a record may measure when its
+/// pairs spread too wide to resolve the threshold.
+pub const EXTEND: u32 = 4;
+
 /// One build: its side and, when it has serve mode, the running child.
 struct Build {
     side: Side,
     child: Option<(Child, Hello)>,
-    core: Option<usize>,
     timeout: Duration,
 }
 
 impl Build {
-    /// Starts `side`'s serve-mode child, pinned to `core`, answering within
-    /// `timeout`; without one (a build from before serve mode) the build
-    /// still runs its subcommands.
-    fn start(side: Side, core: Option<usize>, timeout: Duration) -> Build {
+    /// Starts `side`'s serve-mode child, answering within `timeout`;
+    /// without one (a build from before serve mode) the build still runs
+    /// its subcommands.
+    fn start(side: Side, timeout: Duration) -> Build {
         let mut build = Build {
             side,
             child: None,
-            core,
             timeout,
         };
         build.child = build.spawn();
@@ -102,7 +107,7 @@ impl Build {
     fn spawn(&self) -> Option<(Child, Hello)> {
         let name = format!("{} ({})", self.side.label, self.side.name);
         // Starting builds every variant: that may take longer than one batch.
-        let mut child = Child::spawn(&self.side.exe, &name, self.core, self.timeout).ok()?;
+        let mut child = Child::spawn(&self.side.exe, &name, self.timeout).ok()?;
         let hello = child.request::<Hello>(&Request::Hello).ok()?;
         Some((child, hello))
     }
@@ -134,6 +139,8 @@ struct Planned {
     variant: String,
     set: String,
     unit: String,
+    /// The unit's plural, where the build says (protocol 2).
+    plural: Option<String>,
 }
 
 /// Runs `ab`; `Err(Failed)` when a record regressed or broke.
@@ -148,20 +155,20 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     };
     let (date, stamp) = crate::machine::now();
     let mut machine = crate::machine::machine(&options.machine);
-    let core = child::core();
-    let mut a = Build::start(a, core, options.timeout);
-    let mut b = Build::start(b, core, options.timeout);
+    let mut a = Build::start(a, options.timeout);
+    let mut b = Build::start(b, options.timeout);
     let planned = plan(suite, options, &a, &b)?;
     let threshold = |m| {
         options
             .threshold_pct
             .unwrap_or_else(|| default_threshold_ab(m))
     };
-    let budget = Duration::from_secs_f64(
+    let base = Duration::from_secs_f64(
         options
             .seconds
             .map_or(SECONDS_PER_RECORD, |s| s / planned.len().max(1) as f64),
     );
+    let mut cores = Vec::new();
     let files = dir.join("files");
     let mut rows = Vec::new();
     let mut records = Vec::new();
@@ -183,16 +190,23 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
                 row.repro = repro;
                 rows.push(row);
             }
-            Ok(Compared::Agree(elements)) => {
+            Ok(Compared::Agree(batch)) => {
                 agreed += 1;
                 if metrics.contains(&Metric::Time) {
-                    let t = threshold(Metric::Time);
+                    let budget = pairs::Budget {
+                        base,
+                        cap: base * EXTEND,
+                        threshold_pct: threshold(Metric::Time),
+                    };
+                    let core = options
+                        .core
+                        .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
+                    cores.extend(core.filter(|c| !cores.contains(c)));
                     let timed = time(
                         p,
-                        elements,
+                        batch,
                         [&mut a, &mut b],
-                        budget,
-                        t,
+                        (budget, core),
                         &files,
                         &mut records,
                     );
@@ -214,6 +228,9 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         "answers: {agreed} of {} record(s) agree on every input",
         planned.len()
     )];
+    if paired && metrics.contains(&Metric::Time) {
+        notes.push(time_note(&rows, base));
+    }
     if !paired {
         notes.push(
             "time: unpaired (a build without serve mode), one `bench --quick` run of each"
@@ -234,14 +251,23 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         }
     }
     machine.load_end = crate::machine::load_average();
+    let pinning = match (options.core, cores.as_slice()) {
+        (Some(core), _) => Pinning::Named(core),
+        (None, []) => Pinning::None,
+        (None, used) => Pinning::LeastBusy(used.to_vec()),
+    };
     let outcome = Outcome {
         a,
         b,
-        core,
+        pinning,
+        warning: warning(&rows),
         rows,
         notes,
     };
     crate::out!("{}", outcome.render(options.format));
+    if let Some(line) = &outcome.warning {
+        eprintln!("ab: {line}");
+    }
     let path = options
         .out
         .clone()
@@ -258,7 +284,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
 /// `None` for a build without serve mode or not told its commit.
 pub fn build_commit(exe: &Path) -> Option<String> {
     let timeout = crate::fault::DEFAULT_TIMEOUT;
-    let mut child = Child::spawn(exe, &exe.display().to_string(), None, timeout).ok()?;
+    let mut child = Child::spawn(exe, &exe.display().to_string(), timeout).ok()?;
     let hello = child.request::<Hello>(&Request::Hello).ok()?;
     (hello.commit != "unknown").then_some(hello.commit)
 }
@@ -278,14 +304,11 @@ pub fn paired_time(
     timed: bool,
 ) -> Result<Row, Error> {
     let [workload, variant, set] = record;
-    let core = child::core();
     let [a, b] = sides;
     let timeout = crate::fault::DEFAULT_TIMEOUT;
-    let (mut a, mut b) = (
-        Build::start(a, core, timeout),
-        Build::start(b, core, timeout),
-    );
+    let (mut a, mut b) = (Build::start(a, timeout), Build::start(b, timeout));
     let mut unit = None;
+    let mut plural = None;
     for build in [&a, &b] {
         let Some((_, hello)) = &build.child else {
             return Err(Error::usage(format!(
@@ -293,17 +316,16 @@ pub fn paired_time(
                 build.side.name
             )));
         };
-        unit = hello
-            .workloads
-            .iter()
-            .find(|w| w.name == workload)
-            .map(|w| w.unit.clone());
+        let known = hello.workloads.iter().find(|w| w.name == workload);
+        unit = known.map(|w| w.unit.clone());
+        plural = known.and_then(|w| w.plural.clone());
     }
     let p = Planned {
         workload: workload.to_owned(),
         variant: variant.to_owned(),
         set: set.to_owned(),
         unit: unit.ok_or_else(|| Error::usage(format!("unknown workload '{workload}'")))?,
+        plural,
     };
     let mut row = match answers(None, &p, seed, &mut a, &mut b, files) {
         Err(Verdict::NotComparable(why)) => return Err(Error::usage(why)),
@@ -317,15 +339,22 @@ pub fn paired_time(
             row.verdict = Verdict::NoChange;
             return Ok(row);
         }
-        Ok(Compared::Agree(elements)) => time(
-            &p,
-            elements,
-            [&mut a, &mut b],
-            budget,
-            threshold,
-            files,
-            &mut Vec::new(),
-        )?,
+        Ok(Compared::Agree(batch)) => {
+            let budget = pairs::Budget {
+                base: budget,
+                cap: budget * EXTEND,
+                threshold_pct: threshold,
+            };
+            let core = crate::cores::least_busy(crate::cores::LOOK);
+            time(
+                &p,
+                batch,
+                [&mut a, &mut b],
+                (budget, core),
+                files,
+                &mut Vec::new(),
+            )?
+        }
     };
     holm(std::slice::from_mut(&mut row));
     Ok(row)
@@ -349,28 +378,17 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
         .as_ref()
         .or(b.child.as_ref())
         .map(|(_, h)| h.clone());
-    let listed: Vec<(String, String, String, Vec<String>)> = match hello {
-        Some(h) => h
-            .workloads
-            .into_iter()
-            .map(|w| (w.name, w.unit, w.default_variant, w.sets))
-            .collect(),
+    let listed: Vec<HelloWorkload> = match hello {
+        Some(h) => h.workloads,
         None => suite
             .workloads()
             .iter()
-            .map(|w| {
-                (
-                    w.name().to_owned(),
-                    w.unit_singular().to_owned(),
-                    w.default_variant().to_owned(),
-                    w.measured_sets(&[], true),
-                )
-            })
+            .map(|w| HelloWorkload::of(&**w))
             .collect(),
     };
     for name in &options.workloads {
-        if !listed.iter().any(|(w, ..)| w == name) {
-            let known: Vec<_> = listed.iter().map(|(w, ..)| w.as_str()).collect();
+        if !listed.iter().any(|w| &w.name == name) {
+            let known: Vec<_> = listed.iter().map(|w| w.name.as_str()).collect();
             return Err(Error::usage(format!(
                 "unknown workload '{name}' (known: {})",
                 known.join(", ")
@@ -378,27 +396,28 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
         }
     }
     let mut planned = Vec::new();
-    for (workload, unit, default, sets) in listed {
-        if !options.workloads.is_empty() && !options.workloads.contains(&workload) {
+    for w in listed {
+        if !options.workloads.is_empty() && !options.workloads.contains(&w.name) {
             continue;
         }
         let variants = if options.variants.is_empty() {
-            vec![default]
+            vec![w.default_variant]
         } else {
             options.variants.clone()
         };
         let sets = if options.sets.is_empty() {
-            sets
+            w.sets
         } else {
             options.sets.clone()
         };
         for variant in &variants {
             for set in &sets {
                 planned.push(Planned {
-                    workload: workload.clone(),
+                    workload: w.name.clone(),
                     variant: variant.clone(),
                     set: set.clone(),
-                    unit: unit.clone(),
+                    unit: w.unit.clone(),
+                    plural: w.plural.clone(),
                 });
             }
         }
@@ -409,11 +428,19 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
     Ok(planned)
 }
 
+/// A batch both builds answered alike.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    /// Its inputs.
+    inputs: usize,
+    /// Its throughput elements, where a serve-mode build said (else 1).
+    elements: u64,
+}
+
 /// How a record's answers compared.
 enum Compared {
-    /// The same on every input; the throughput elements of the batch when
-    /// a serve-mode build said.
-    Agree(u64),
+    /// The same on every input.
+    Agree(Batch),
     /// Different: the verdict and the commands that show it.
     Differ(Verdict, Vec<String>),
 }
@@ -486,7 +513,10 @@ fn answers(
         (_, Err(e), ..) => return Err(not("B", e)),
     };
     let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {
-        return Ok(Compared::Agree(elements));
+        return Ok(Compared::Agree(Batch {
+            inputs: lines.len(),
+            elements,
+        }));
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));
     write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
@@ -592,7 +622,13 @@ impl Planned {
     /// A results-file record of one side's samples (ns per element, in
     /// the order taken), split into ten consecutive rounds so the median
     /// gets an interval as `bench`'s do.
-    fn record(&self, side: &Side, samples: &[f64], elements: u64) -> Record {
+    fn record(
+        &self,
+        side: &Side,
+        samples: &[f64],
+        elements: u64,
+        disturbance: Disturbance,
+    ) -> Record {
         let summary = crate::stats::summarize(samples).unwrap_or(crate::stats::Summary {
             median: 0.0,
             mad: 0.0,
@@ -621,6 +657,8 @@ impl Planned {
             source: Some(format!("{} {}", side.label, side.name)),
             interval: reports::interval::median_interval(&rounds, seed),
             rounds,
+            disturbance: Some(disturbance),
+            unit_plural: self.plural.clone(),
             ..Record::default()
         }
     }
@@ -629,29 +667,49 @@ impl Planned {
 /// Times one record: paired when both builds serve (the batch is loaded),
 /// else one `bench --quick` of each, unpaired. Both sides' records go to
 /// `records`.
+///
+/// The pairs are taken on `core` (both children pinned to it) under
+/// `budget`; the row says how many were set aside as disturbed and, as
+/// its `concern`, why its verdict may not hold.
 fn time(
     p: &Planned,
-    elements: u64,
+    batch: Batch,
     [a, b]: [&mut Build; 2],
-    budget: Duration,
-    threshold: f64,
+    (budget, core): (pairs::Budget, Option<usize>),
     files: &Path,
     records: &mut Vec<Record>,
 ) -> Result<Row, Error> {
-    let (Some((ca, _)), Some((cb, _))) = (&mut a.child, &mut b.child) else {
+    let threshold = budget.threshold_pct;
+    let (Some((ca, ha)), Some((cb, hb))) = (&mut a.child, &mut b.child) else {
         return unpaired(p, [&a.side, &b.side], threshold, files, records);
     };
-    let pairs = pairs::measure(ca, cb, elements, budget)?;
+    if let Some(core) = core {
+        ca.pin(core);
+        cb.pin(core);
+    }
+    let sides = [(ca, ha.protocol), (cb, hb.protocol)]
+        .map(|(child, protocol)| pairs::Side { child, protocol });
+    let [sa, sb] = sides;
+    let measured = pairs::measure(sa, sb, batch.inputs, batch.elements, budget)?;
+    let pairs = &measured.pairs;
     let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
     let mut row = Row::new(p, "time", &format!("ns/{}", p.unit));
     row.threshold_pct = threshold;
-    records.push(p.record(&a.side, &xs, elements));
-    records.push(p.record(&b.side, &ys, elements));
+    let disturbance = Disturbance {
+        taken: (pairs.len() + measured.set_aside) as u32,
+        set_aside: measured.set_aside as u32,
+        probe: measured.probe.to_owned(),
+    };
+    records.push(p.record(&a.side, &xs, batch.elements, disturbance.clone()));
+    records.push(p.record(&b.side, &ys, batch.elements, disturbance.clone()));
     let [ra, rb] = [&records[records.len() - 2], &records[records.len() - 1]];
     (row.a, row.b) = (Some(ra.median), Some(rb.median));
     row.pairs = pairs.len();
+    row.set_aside = measured.set_aside;
+    row.seconds = measured.elapsed.as_secs_f64();
+    row.concern = concern(&measured, &disturbance, threshold);
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
-    let judged = stats::judge(&pairs, threshold);
+    let judged = stats::judge(pairs, threshold);
     // Too few pairs to judge still leave their ratios to draw, about their
     // plain median.
     let median = crate::stats::summarize(&row.ratios).map(|s| s.median);
@@ -680,6 +738,63 @@ fn time(
         }
     }
     Ok(row)
+}
+
+/// Why a paired time's verdict may not hold: too many pairs disturbed, or
+/// too few undisturbed ones for how widely they spread.
+fn concern(measured: &pairs::Measured, d: &Disturbance, threshold: f64) -> Option<String> {
+    let mut why = Vec::new();
+    if d.share() >= reports::disturbance::SHARE_LIMIT {
+        why.push(format!(
+            "{} of {} pairs disturbed, set aside",
+            d.set_aside, d.taken
+        ));
+    }
+    if !measured.resolved() {
+        let spread = stats::spread(&measured.pairs).unwrap_or(0.0) * 100.0;
+        why.push(format!(
+            "pairs spread ±{spread:.2} %: resolving {threshold} % needs {} undisturbed pairs, {} measured in {:.1} s",
+            measured.needed,
+            measured.pairs.len(),
+            measured.elapsed.as_secs_f64()
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+/// The note on how time was measured: the budget, the cap, and the
+/// records that went beyond the budget.
+fn time_note(rows: &[Row], base: Duration) -> String {
+    let extended = rows
+        .iter()
+        .filter(|r| r.seconds > base.as_secs_f64() * 1.1)
+        .count();
+    format!(
+        "time: {:.1} s per record, extended up to {:.1} s where the pairs spread too wide for the threshold ({extended} extended); disturbed pairs set aside",
+        base.as_secs_f64(),
+        (base * EXTEND).as_secs_f64()
+    )
+}
+
+/// The one warning line for the rows with a concern, if any.
+fn warning(rows: &[Row]) -> Option<String> {
+    let named: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let why = r.concern.as_ref()?;
+            Some(format!(
+                "{} {} {}: {why}",
+                r.workload, r.variant, r.input_set
+            ))
+        })
+        .collect();
+    (!named.is_empty()).then(|| {
+        format!(
+            "warning: the machine was busy or noisy; {} time verdict(s) may not hold: {}. Give it more --seconds, a quieter machine, or --core N on an idle core",
+            named.len(),
+            named.join("; ")
+        )
+    })
 }
 
 /// One `bench --quick` run of each build, compared as `compare` does.

@@ -6,11 +6,15 @@
 //! assumes nothing about the shape of the noise, so the long right tail of
 //! a shared machine (preemption) cannot fake a change. The number of pairs
 //! is fixed before measuring (from the time budget), never chosen by
-//! peeking at the data, so the test keeps its error rate; Holm's correction
-//! across records comes from [`reports::compare::holm_rejects`].
+//! Holm's correction across records comes from
+//! [`reports::compare::holm_rejects`].
+//!
+//! How many pairs to take is decided on their spread, never on their
+//! ratios: the spread (a scaled median absolute deviation of the
+//! log-ratios about their own median) does not move when every ratio
+//! moves, so stopping on it leaves the test's error rate as it is.
 
 use reports::interval::Interval;
-use std::time::Duration;
 
 /// Fewest pairs a record is judged on: ten pairs all one way is already
 /// p ≈ 0.002.
@@ -18,11 +22,47 @@ pub const MIN_PAIRS: usize = 10;
 /// Most pairs per record, bounding memory and the results file.
 pub const MAX_PAIRS: usize = 4000;
 
-/// How many pairs fit `budget` when one pair costs `pair`: decided before
-/// any pair is measured.
-pub fn planned_pairs(budget: Duration, pair: Duration) -> usize {
-    let n = budget.as_secs_f64() / pair.as_secs_f64().max(1e-9);
-    (n as usize).clamp(MIN_PAIRS, MAX_PAIRS)
+/// The spread of the pairs' log-ratios: 1.4826 times their median
+/// absolute deviation about their median, which is a normal's σ and
+/// ignores the long tail; `None` for no pairs.
+pub fn spread(pairs: &[(f64, f64)]) -> Option<f64> {
+    let d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
+    crate::stats::summarize(&d).map(|s| 1.4826 * s.mad)
+}
+
+/// The pairs the sign test needs, for pairs that spread as `pairs` do,
+/// to find nine times in ten a change of twice the threshold (at least
+/// 1 %) at the 5 % level: with the log-ratios normal about the change,
+/// a share `p = Φ((change − threshold) ÷ σ)` of them lies beyond the
+/// threshold, and a one-sample binomial test of `p` against ½ needs
+/// `((1.96 · ½ + 1.28 · √(p(1−p))) ÷ (p − ½))²` pairs. At least
+/// [`MIN_PAIRS`], at most [`MAX_PAIRS`].
+pub fn pairs_needed(pairs: &[(f64, f64)], threshold_pct: f64) -> usize {
+    let Some(sigma) = spread(pairs) else {
+        return MIN_PAIRS;
+    };
+    let t = (1.0 + threshold_pct / 100.0).ln();
+    let change = (2.0 * t).max(1.01f64.ln());
+    let p = normal_cdf((change - t) / sigma.max(1e-12));
+    let n = ((1.96 * 0.5 + 1.2816 * (p * (1.0 - p)).sqrt()) / (p - 0.5)).powi(2);
+    (n.ceil() as usize).clamp(MIN_PAIRS, MAX_PAIRS)
+}
+
+/// The standard normal distribution function (Abramowitz and Stegun
+/// 7.1.26, within 1.5e-7).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erf = 1.0 - poly * (-z * z).exp();
+    if x >= 0.0 {
+        0.5 * (1.0 + erf)
+    } else {
+        0.5 * (1.0 - erf)
+    }
 }
 
 /// One record's paired comparison.
@@ -133,10 +173,10 @@ mod tests {
         }
     }
 
-    /// The stopping rule as the driver applies it: 2 s per record, a pair
-    /// of two 2 ms samples plus the requests' overhead.
+    /// What 2 s per record holds: pairs of two 2 ms samples plus the
+    /// requests' overhead.
     fn planned() -> usize {
-        planned_pairs(Duration::from_secs(2), Duration::from_micros(4200))
+        476
     }
 
     fn flagged(seed: u64, shift: f64, threshold: f64) -> bool {
@@ -187,13 +227,40 @@ mod tests {
         assert!((upper_tail(10, 10) - 1.0 / 1024.0).abs() < 1e-12);
         assert!((upper_tail(4, 2) - 11.0 / 16.0).abs() < 1e-12);
         assert!((upper_tail(5, 0) - 1.0).abs() < 1e-12);
-        assert_eq!(
-            planned_pairs(Duration::from_secs(2), Duration::from_secs(1)),
-            10
-        );
-        assert_eq!(
-            planned_pairs(Duration::from_secs(2), Duration::from_millis(4)),
-            500
-        );
+        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!((normal_cdf(1.96) - 0.975).abs() < 1e-4);
+        assert!((normal_cdf(-1.0) - 0.158_655).abs() < 1e-5);
+    }
+
+    /// Pairs whose log-ratios are `shift` plus a normal-looking spread of
+    /// `sigma`, deterministic (quantiles of a normal, shuffled).
+    fn spread_pairs(n: usize, sigma: f64, shift: f64) -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|i| {
+                let u = ((i * 7919) % n) as f64 / n as f64 + 0.5 / n as f64;
+                // The logistic quantile is close enough to a normal's.
+                let z = (u / (1.0 - u)).ln() / 1.702;
+                (1000.0, 1000.0 * (shift + sigma * z).exp())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn wide_pairs_need_more_of_them_and_a_shift_does_not_change_how_many() {
+        // Quiet: ±0.3 % resolves 0.5 % with the minimum.
+        let quiet = pairs_needed(&spread_pairs(100, 0.003, 0.0), 0.5);
+        assert!(quiet <= 40, "{quiet}");
+        // The host's other tenants: ±3 % needs far more pairs than 100.
+        let noisy = pairs_needed(&spread_pairs(100, 0.03, 0.0), 0.5);
+        assert!(noisy > 1000, "{noisy}");
+        let sigma = spread(&spread_pairs(1000, 0.01, 0.0)).unwrap();
+        assert!((sigma - 0.01).abs() < 0.001, "{sigma}");
+        // Stopping on the spread is stopping blind to the change.
+        for shift in [-0.05, 0.01, 0.2] {
+            assert_eq!(
+                pairs_needed(&spread_pairs(100, 0.01, shift), 0.5),
+                pairs_needed(&spread_pairs(100, 0.01, 0.0), 0.5)
+            );
+        }
     }
 }

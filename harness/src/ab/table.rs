@@ -33,8 +33,15 @@ pub struct Row {
     pub p_value: Option<f64>,
     /// The threshold applied, in percent.
     pub threshold_pct: f64,
-    /// Pairs measured (paired time).
+    /// Undisturbed pairs judged (paired time).
     pub pairs: usize,
+    /// Pairs set aside as disturbed (paired time).
+    pub set_aside: usize,
+    /// Seconds the pairs took (paired time).
+    pub seconds: f64,
+    /// Why the verdict may not hold: a busy or noisy machine (paired time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concern: Option<String>,
     /// The outcome.
     #[serde(flatten)]
     pub verdict: Verdict,
@@ -61,6 +68,9 @@ impl Row {
             p_value: None,
             threshold_pct: 0.0,
             pairs: 0,
+            set_aside: 0,
+            seconds: 0.0,
+            concern: None,
             verdict: Verdict::NoChange,
             ratios: Vec::new(),
             repro: Vec::new(),
@@ -84,6 +94,9 @@ impl Row {
             p_value: r.p_value,
             threshold_pct: r.threshold_pct,
             pairs: 0,
+            set_aside: 0,
+            seconds: 0.0,
+            concern: None,
             verdict: r.verdict.clone(),
             ratios: Vec::new(),
             repro: Vec::new(),
@@ -124,6 +137,18 @@ const HEADER: [&str; 8] = [
     "verdict",
 ];
 
+/// Where the builds ran.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "pinned", content = "cores", rename_all = "snake_case")]
+pub enum Pinning {
+    /// On the core `--core` named.
+    Named(usize),
+    /// Each record on the core least busy when it started: these.
+    LeastBusy(Vec<usize>),
+    /// Not pinned (nothing timed, or cores cannot be pinned here).
+    None,
+}
+
 /// The whole comparison.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -131,8 +156,11 @@ pub struct Outcome {
     pub a: Side,
     /// Build B.
     pub b: Side,
-    /// The core the builds were pinned to, if any.
-    pub core: Option<usize>,
+    /// The cores the builds were pinned to.
+    pub pinning: Pinning,
+    /// The one warning line, when a time verdict may not hold: printed on
+    /// stderr, and in the Markdown and JSON documents.
+    pub warning: Option<String>,
     /// Every judged (record, metric).
     pub rows: Vec<Row>,
     /// What was not judged, or how, in a sentence each.
@@ -166,9 +194,18 @@ impl Outcome {
     }
 
     fn builds(&self) -> String {
-        let pinned = self.core.map_or("not pinned (no taskset)".to_owned(), |c| {
-            format!("pinned to core {c}")
-        });
+        let pinned = match &self.pinning {
+            Pinning::Named(c) => format!("pinned to core {c} (--core)"),
+            Pinning::LeastBusy(cores) => format!(
+                "pinned at each record to the least busy core (used: {})",
+                cores
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Pinning::None => "not pinned".to_owned(),
+        };
         format!(
             "A: {}\nB: {}\nchildren {pinned}, samples alternated A B B A",
             self.a.name, self.b.name
@@ -241,6 +278,9 @@ impl Outcome {
             let _ = writeln!(out, "- {note}");
         }
         let _ = write!(out, "\n{}\n", self.summary());
+        if let Some(warning) = &self.warning {
+            let _ = write!(out, "\n> **{warning}**\n");
+        }
         out
     }
 
@@ -254,7 +294,9 @@ impl Outcome {
         struct Document<'a> {
             a: Build<'a>,
             b: Build<'a>,
-            core: Option<usize>,
+            pinning: &'a Pinning,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            warning: &'a Option<String>,
             rows: &'a [Row],
             notes: &'a [String],
             regressed: usize,
@@ -273,7 +315,8 @@ impl Outcome {
         let doc = Document {
             a: build(&self.a),
             b: build(&self.b),
-            core: self.core,
+            pinning: &self.pinning,
+            warning: &self.warning,
             rows: &self.rows,
             notes: &self.notes,
             regressed,

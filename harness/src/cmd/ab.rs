@@ -53,6 +53,10 @@ pub struct Args {
     /// batch once, one sample) before it counts as hung and is stopped.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
     timeout: std::time::Duration,
+    /// The core both builds run on; default: the least busy core when
+    /// each record starts.
+    #[arg(long, value_name = "N")]
+    core: Option<usize>,
     #[command(flatten)]
     machine: MachineArg,
 }
@@ -73,6 +77,13 @@ alternated A B B A on one pinned core, judged by a sign test on the paired \
 ratios with Holm's correction; older builds: one `bench --quick` of each, \
 labelled unpaired.
 
+On a busy machine: every sample says whether its thread was switched out \
+or lost CPU time, and a pair with a disturbed sample is set aside; samples \
+are kept near 2 ms (a window of a long batch) and halved when many are \
+disturbed; a record whose pairs spread too wide for the threshold measures \
+on, up to 4 times its share of --seconds. A verdict that may still not \
+hold gets one warning line (stderr, and in the Markdown and JSON).
+
 Exit codes: 0 no regression, 1 a record regressed or broke, 2 unusable \
 input (an unknown revision, a build that fails, nothing to judge).";
 
@@ -86,6 +97,9 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         },
         (None, _) => return Err(Error::usage("ab: give BASE [HEAD] or --binaries A B")),
     };
+    if let Some(core) = args.core {
+        crate::cores::check(core).map_err(Error::usage)?;
+    }
     if let Some(s) = args.seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
         return Err(Error::usage(format!(
             "--seconds {s}: expected a positive number of seconds"
@@ -115,6 +129,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
             _ => Format::Text,
         },
         out: args.out,
+        core: args.core,
     };
     ab::run(suite, &options)
 }

@@ -49,6 +49,9 @@ pub fn run(
     results.machine.load_end = machine::load_average();
     results.write(&path)?;
     outln!("results: {}", path.display());
+    if let Some(line) = busy_warning(&results.records) {
+        eprintln!("bench: {line}");
+    }
     if !faulted.is_empty() {
         return Err(Error::failed(format!(
             "a variant crashed or hung in: {} (the results file records it)",
@@ -56,6 +59,17 @@ pub fn run(
         )));
     }
     Ok((path, results))
+}
+
+/// The one warning line when records may not hold: many samples
+/// disturbed, or an interval too wide to tell a change of `compare`'s
+/// default time threshold.
+pub fn busy_warning(records: &[Record]) -> Option<String> {
+    reports::disturbance::warning(
+        records,
+        reports::compare::default_threshold(Metric::Time),
+        "Measure on a quieter machine, on an idle core (--core N), or with more --rounds.",
+    )
 }
 
 /// Fails early, before any measuring, when `--baseline` names no variant of

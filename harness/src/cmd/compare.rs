@@ -124,6 +124,17 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
         )));
     }
     out!("{}", comparison.render(options.format));
+    let threshold = options
+        .threshold_pct
+        .unwrap_or_else(|| reports::compare::default_threshold(Metric::Time));
+    let compared = comparison.rows.iter().flat_map(|r| [r.base, r.new]);
+    if let Some(line) = reports::disturbance::warning(
+        compared.filter(|r| r.metric == Metric::Time),
+        threshold,
+        "Measure again on a quieter machine, on an idle core (--core N), or with more --rounds.",
+    ) {
+        eprintln!("compare: {line}");
+    }
     let [regressed, improved, no_change, _] = comparison.counts();
     if regressed + improved + no_change == 0 {
         return Err(Error::usage(

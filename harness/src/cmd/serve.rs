@@ -20,18 +20,7 @@ fn hello(suite: &Suite) -> Hello {
         workloads: suite
             .workloads()
             .iter()
-            .map(|w| HelloWorkload {
-                name: w.name().to_owned(),
-                unit: w.unit_singular().to_owned(),
-                default_variant: w.default_variant().to_owned(),
-                variants: w
-                    .variants()
-                    .into_iter()
-                    .filter(|v| v.unavailable.is_none())
-                    .map(|v| v.name.to_owned())
-                    .collect(),
-                sets: w.measured_sets(&[], true),
-            })
+            .map(|w| HelloWorkload::of(&**w))
             .collect(),
     }
 }
@@ -84,11 +73,11 @@ fn answer(suite: &Suite, request: Request, loaded: &mut Option<Loaded>) -> Resul
             *loaded = Some(batch);
             text
         }
-        Request::Sample { reps } => {
+        Request::Sample { reps, window } => {
             let batch = loaded
                 .as_mut()
                 .ok_or_else(|| Error::usage("serve: sample before load"))?;
-            json(&batch.sample(reps))
+            json(&batch.sample(reps, window)?)
         }
     })
 }

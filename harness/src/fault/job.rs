@@ -140,7 +140,7 @@ fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply
         job: job.clone(),
         reply: reply.clone(),
     };
-    let mut command = super::child_command(&[], &super::this_program());
+    let mut command = super::child_command(&super::this_program());
     command
         .env(
             JOB_ENV,

@@ -51,12 +51,10 @@ pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) const RUNNER_ENV: &str = "BITBENCH_RUNNER";
 
 /// A command starting `exe` as a child that runs kernels: through
-/// [`RUNNER_ENV`] where set, with this process's CPU features only; after
-/// `prefix` (a program and its arguments, such as `taskset -c 1`) if given.
-pub(crate) fn child_command(prefix: &[String], exe: &std::path::Path) -> std::process::Command {
+/// [`RUNNER_ENV`] where set, with this process's CPU features only.
+pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
     let runner = std::env::var(RUNNER_ENV).unwrap_or_default();
-    let mut argv: Vec<std::ffi::OsString> = prefix.iter().map(Into::into).collect();
-    argv.extend(runner.split_whitespace().map(Into::into));
+    let mut argv: Vec<std::ffi::OsString> = runner.split_whitespace().map(Into::into).collect();
     argv.push(exe.into());
     let mut command = std::process::Command::new(&argv[0]);
     command.args(&argv[1..]).env(

@@ -154,7 +154,7 @@ pub(crate) fn solve_command(
     variant: &str,
     inputs: &[String],
 ) -> Command {
-    let mut command = super::child_command(&[], exe);
+    let mut command = super::child_command(exe);
     command
         .args(["solve", workload, "--variant", variant, "--force", "--"])
         .args(inputs)
