@@ -229,6 +229,26 @@ mod tests {
         );
     }
 
+    /// The geometric mean of 100 and 400 is 200; its interval holds the
+    /// geometric mean of the two medians, and rounds 1 % apart keep it
+    /// within a few percent.
+    #[test]
+    fn geomean_intervals_hold_the_geometric_mean() {
+        let noise = [0.0, 0.01, -0.01];
+        let (a, b) = (rounds(100.0, &noise, 8, 1), rounds(400.0, &noise, 8, 2));
+        let mean = (median(&mut a.concat()) * median(&mut b.concat())).sqrt();
+        let figures = [
+            median_replicates(&a, 3).unwrap(),
+            median_replicates(&b, 4).unwrap(),
+        ];
+        let i = geomean_interval(&figures).unwrap();
+        assert!(
+            i.low <= mean && mean <= i.high && i.high - i.low < 10.0,
+            "{i:?} around {mean}"
+        );
+        assert_eq!(geomean_interval(&[]), None);
+    }
+
     /// A total's speedup is the ratio of sums, dominated by its largest
     /// part: 1000 + 10 over 100 + 10 is 9.2×, not the small part's 1×.
     #[test]

@@ -1,13 +1,36 @@
 //! The two pages of a report: `index.html` for browsers and CI artifacts,
 //! `report.md` for pasting into write-ups. Both show the same charts,
-//! linked relatively, with the runs' machines and commands.
+//! linked relatively, with the runs' machines and commands, and both say
+//! first which time records may not hold: a figure measured on a busy
+//! machine must not be quoted as if it were not.
 
 use crate::dataset::Source;
+use crate::disturbance::SHARE_LIMIT;
 use crate::numbers;
-use crate::plan::{LevelCell, LevelTable};
-use crate::report::{Report, ReportOptions, SummaryRow};
+use crate::plan::{LevelCell, LevelTable, ns};
+use crate::report::{Doubt, Report, ReportOptions, SummaryRow, resolution};
 use crate::results::Record;
 use std::fmt::Write;
+
+/// Everything the two pages show.
+pub(crate) struct Contents<'a> {
+    pub sources: &'a [Source],
+    pub report: &'a Report,
+    pub summary: &'a [SummaryRow],
+    pub levels: &'a [LevelTable],
+    pub not_measured: &'a [(String, &'a Record)],
+    /// The time records that may not hold.
+    pub doubts: &'a [Doubt<'a>],
+    pub options: &'a ReportOptions,
+}
+
+/// The mark of a record (or a workload's row) that may not hold.
+const MARK: &str = "⚠";
+
+/// The heading of the list of records that may not hold, and its
+/// anchor on the HTML page.
+const DOUBTS: &str = "Records that may not hold";
+const DOUBTS_ID: &str = "may-not-hold";
 
 /// Most not-measured records listed individually on a page.
 const MAX_LISTED: usize = 60;
@@ -106,15 +129,99 @@ fn level_cell(cell: &Option<LevelCell>) -> String {
     }
 }
 
+/// The paragraph that opens a page whose results hold `n` time records
+/// that may not hold, saying what marks them and where `list` (a link to
+/// the list in the page's markup) lists them; `None` when there are none.
+/// Fixed text and numbers only, so it needs no escaping.
+fn doubt_paragraph(n: usize, list: &str) -> Option<String> {
+    let (s, were, their, them) = match n {
+        0 => return None,
+        1 => ("", "was", "its", "it"),
+        _ => ("s", "were", "their", "them"),
+    };
+    Some(format!(
+        "{MARK} {n} time record{s} {were} measured on a busy or noisy machine ({:.0} % or more of the samples disturbed, or a 95 % interval wider than ±{} %): the figure{s} may not hold. The summary marks {their} workload{s} {MARK}, and {list} lists {them}.",
+        SHARE_LIMIT * 100.0,
+        resolution()
+    ))
+}
+
+/// A summary row's workload, marked when some of its records may not hold.
+fn workload_cell(r: &SummaryRow) -> String {
+    if r.doubtful == 0 {
+        r.workload.clone()
+    } else {
+        format!("{} {MARK}", r.workload)
+    }
+}
+
+/// A doubtful record's median, as tables print times.
+fn doubt_median(d: &Doubt<'_>) -> String {
+    ns(d.record).map_or_else(|| "-".to_owned(), numbers::time)
+}
+
+/// The list of records that may not hold, as an HTML section.
+fn doubts_html(doubts: &[Doubt<'_>]) -> String {
+    let mut h = format!(
+        "<h2 id=\"{DOUBTS_ID}\">{DOUBTS}</h2>\n<table>\n<tr><th></th><th>results</th><th>workload</th><th>variant</th><th>input set</th><th>target-cpu</th><th>median</th><th>why</th></tr>\n"
+    );
+    for d in doubts.iter().take(MAX_LISTED) {
+        let r = d.record;
+        let _ = writeln!(
+            h,
+            "<tr><td>{MARK}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            esc(d.source),
+            esc(&r.workload),
+            esc(&r.variant),
+            esc(&r.input_set),
+            esc(&r.target_cpu),
+            esc(&doubt_median(d)),
+            esc(&d.why)
+        );
+    }
+    h.push_str("</table>\n");
+    if let Some(left) = doubts.len().checked_sub(MAX_LISTED).filter(|&n| n > 0) {
+        let _ = writeln!(h, "<p>… and {left} more records that may not hold.</p>");
+    }
+    h
+}
+
+/// The list of records that may not hold, as a Markdown section.
+fn doubts_markdown(doubts: &[Doubt<'_>]) -> String {
+    let mut m = format!(
+        "\n## {DOUBTS}\n\n| | results | workload | variant | input set | target-cpu | median | why |\n|---|---|---|---|---|---|--:|---|\n",
+    );
+    for d in doubts.iter().take(MAX_LISTED) {
+        let r = d.record;
+        let _ = writeln!(
+            m,
+            "| {MARK} | {} | {} | `{}` | `{}` | {} | {} | {} |",
+            cell(d.source),
+            cell(&r.workload),
+            cell(&r.variant),
+            cell(&r.input_set),
+            cell(&r.target_cpu),
+            doubt_median(d),
+            cell(&d.why)
+        );
+    }
+    if let Some(left) = doubts.len().checked_sub(MAX_LISTED).filter(|&n| n > 0) {
+        let _ = writeln!(m, "\n… and {left} more records that may not hold.");
+    }
+    m
+}
+
 /// `index.html`.
-pub(crate) fn html(
-    sources: &[Source],
-    report: &Report,
-    summary: &[SummaryRow],
-    levels: &[LevelTable],
-    not_measured: &[(String, &Record)],
-    options: &ReportOptions,
-) -> String {
+pub(crate) fn html(c: &Contents<'_>) -> String {
+    let Contents {
+        sources,
+        report,
+        summary,
+        levels,
+        not_measured,
+        doubts,
+        options,
+    } = *c;
     let named = summary.iter().any(|r| r.machine.is_some());
     let mut h = String::new();
     h.push_str(
@@ -136,6 +243,10 @@ pub(crate) fn html(
         "<p>Generated by <code>{}</code>.</p>",
         esc(&options.command)
     );
+    let list = format!("<a href=\"#{DOUBTS_ID}\">{DOUBTS}</a>");
+    if let Some(p) = doubt_paragraph(doubts.len(), &list) {
+        let _ = writeln!(h, "<p>{p}</p>");
+    }
     h.push_str("<h2>Runs</h2>\n<table>\n<tr><th>results</th><th>date</th><th>git commit</th><th>command</th><th>machine</th><th>build</th></tr>\n");
     for s in sources {
         let f = &s.file;
@@ -169,7 +280,7 @@ pub(crate) fn html(
         let _ = writeln!(
             h,
             "<tr><td>{}</td>{machine}<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-            esc(&r.workload),
+            esc(&workload_cell(r)),
             r.variants,
             esc(&r.fastest_text()),
             r.errors,
@@ -179,6 +290,9 @@ pub(crate) fn html(
         );
     }
     h.push_str("</table>\n");
+    if !doubts.is_empty() {
+        h.push_str(&doubts_html(doubts));
+    }
     if !levels.is_empty() {
         h.push_str("<h2>Target-cpu levels</h2>\n<p>Time per element at each level (geometric mean over the input sets the variant ran at every level) and its speed-up over the same variant at the baseline level (x86-64 where measured).</p>\n");
     }
@@ -268,17 +382,23 @@ pub(crate) fn html(
 }
 
 /// `report.md`.
-pub(crate) fn markdown(
-    sources: &[Source],
-    report: &Report,
-    summary: &[SummaryRow],
-    levels: &[LevelTable],
-    not_measured: &[(String, &Record)],
-    options: &ReportOptions,
-) -> String {
+pub(crate) fn markdown(c: &Contents<'_>) -> String {
+    let Contents {
+        sources,
+        report,
+        summary,
+        levels,
+        not_measured,
+        doubts,
+        options,
+    } = *c;
     let named = summary.iter().any(|r| r.machine.is_some());
     let mut m = String::from("# bitbench report\n\n");
     let _ = writeln!(m, "Generated by `{}`.\n", options.command);
+    let list = format!("[{DOUBTS}](#{})", DOUBTS.to_lowercase().replace(' ', "-"));
+    if let Some(p) = doubt_paragraph(doubts.len(), &list) {
+        let _ = writeln!(m, "{p}\n");
+    }
     m.push_str("## Runs\n\n| results | date | git commit | command | machine | build |\n|---|---|---|---|---|---|\n");
     for s in sources {
         let _ = writeln!(
@@ -310,7 +430,7 @@ pub(crate) fn markdown(
         let _ = writeln!(
             m,
             "| {} |{machine} {} | {} | {} | {} | {} | {} |",
-            cell(&r.workload),
+            cell(&workload_cell(r)),
             r.variants,
             cell(&r.fastest_text()),
             r.errors,
@@ -318,6 +438,9 @@ pub(crate) fn markdown(
             r.hung,
             r.skipped
         );
+    }
+    if !doubts.is_empty() {
+        m.push_str(&doubts_markdown(doubts));
     }
     if !levels.is_empty() {
         m.push_str("\n## Target-cpu levels\n\nTime per element at each level (geometric mean over the input sets the variant ran at every level) and its speed-up over the same variant at the baseline level (`x86-64` where measured).\n");

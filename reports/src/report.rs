@@ -5,9 +5,11 @@
 //! uploaded as a CI artifact or pasted into a write-up as is.
 
 use crate::chart::{self, Figure};
+use crate::compare::default_threshold;
 use crate::dataset::{Facet, Source, WorkloadView};
+use crate::disturbance::concern;
 use crate::interval::{self, Interval};
-use crate::page;
+use crate::page::{self, Contents};
 use crate::plan::{self, LevelTable, Planned, ns};
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record, Status};
@@ -146,18 +148,61 @@ pub fn render(
     };
     let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v)).collect();
     let levels: Vec<LevelTable> = views.iter().filter_map(|v| plan::level_table(v)).collect();
+    let doubts = doubts(sources);
+    let contents = Contents {
+        sources,
+        report: &report,
+        summary: &summary,
+        levels: &levels,
+        not_measured: &not_measured,
+        doubts: &doubts,
+        options,
+    };
     let write = |path: &Path, text: String| {
         std::fs::write(path, text).map_err(|e| ReportError::Io(path.to_owned(), e))
     };
-    write(
-        &report.index,
-        page::html(sources, &report, &summary, &levels, &not_measured, options),
-    )?;
-    write(
-        &report.markdown,
-        page::markdown(sources, &report, &summary, &levels, &not_measured, options),
-    )?;
+    write(&report.index, page::html(&contents))?;
+    write(&report.markdown, page::markdown(&contents))?;
     Ok(report)
+}
+
+/// The change a time record must resolve to hold: the gate's default
+/// threshold, so a record the report marks is one `compare` could not
+/// judge at that threshold either.
+pub(crate) fn resolution() -> f64 {
+    default_threshold(Metric::Time)
+}
+
+/// Why a time record's figure may not hold (see
+/// [`crate::disturbance::concern`]), if it may not.
+fn time_concern(r: &Record) -> Option<String> {
+    (r.metric == Metric::Time)
+        .then(|| concern(r, resolution()))
+        .flatten()
+}
+
+/// A time record that may not hold: the label of its file, the record,
+/// and why.
+pub(crate) struct Doubt<'a> {
+    pub source: &'a str,
+    pub record: &'a Record,
+    pub why: String,
+}
+
+/// Every time record of `sources` that may not hold, in file order.
+fn doubts(sources: &[Source]) -> Vec<Doubt<'_>> {
+    sources
+        .iter()
+        .flat_map(|s| s.file.records.iter().map(move |r| (s.label.as_str(), r)))
+        .filter_map(|(source, record)| {
+            let why = time_concern(record)?;
+            Some(Doubt {
+                source,
+                record,
+                why,
+            })
+        })
+        .collect()
 }
 
 /// Each machine's workload views (one facet when all share a machine).
@@ -200,6 +245,8 @@ pub(crate) struct SummaryRow {
     /// Records whose variant passed its deadline.
     pub hung: usize,
     pub skipped: usize,
+    /// Time records that may not hold (a busy or noisy machine).
+    pub doubtful: usize,
 }
 
 /// The fastest variant of a workload and how it compares with the oracle.
@@ -322,6 +369,11 @@ fn summary_row(view: &WorkloadView<'_>) -> SummaryRow {
         crashed: count(Status::Crashed),
         hung: count(Status::Hung),
         skipped: count(Status::Skipped),
+        doubtful: view
+            .entries
+            .iter()
+            .filter(|e| time_concern(e.record).is_some())
+            .count(),
     }
 }
 

@@ -297,6 +297,39 @@ fn several_files_combine_with_their_labels() {
     assert_eq!(stems, want);
 }
 
+/// `report b.json c.json`, a bench file and a count file of one build:
+/// no chart draws both files, so none names either (the lines were
+/// "naive · b", "swar · b"), and the bars hold no empty group of the other.
+#[test]
+fn a_count_file_beside_the_bench_file_of_one_build_names_neither() {
+    let (times, counts): (Vec<_>, Vec<_>) = components(&["default"], 1.0)
+        .into_iter()
+        .partition(|r| r.metric == Metric::Time);
+    let sources = vec![
+        Source::new("b", "b.json", file(times)),
+        Source::new("c", "c.json", file(counts)),
+    ];
+    let dir = out_dir("bench-and-count");
+    let report = render(&sources, &dir, &options(&[])).unwrap();
+    for c in &report.charts {
+        let svg = std::fs::read_to_string(dir.join(&c.svg)).unwrap();
+        let texts: Vec<String> = svg_texts(&svg).into_iter().map(|(_, t)| t).collect();
+        assert!(
+            !texts
+                .iter()
+                .any(|t| t == "b" || t == "c" || t.ends_with(" · b") || t.contains("results file")),
+            "{}: {texts:?}",
+            c.svg
+        );
+    }
+    let density = std::fs::read_to_string(dir.join("components-density.svg")).unwrap();
+    let legend: Vec<String> = svg_texts(&density).into_iter().map(|(_, t)| t).collect();
+    for v in &COMPONENTS[1..] {
+        assert!(legend.contains(&(*v).to_owned()), "{v}: {legend:?}");
+    }
+    assert!(legend.contains(&"variant".to_owned()), "{legend:?}");
+}
+
 /// The fill colour of the shape drawn last before the text `label` in an SVG.
 fn legend_fill(svg: &str, label: &str) -> String {
     let at = svg

@@ -385,3 +385,70 @@ pub(crate) fn level_table(view: &WorkloadView<'_>) -> Option<LevelTable> {
         overall,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Source;
+    use crate::results::ResultsFile;
+
+    /// One variant on two sets at two levels, exactly twice as fast at
+    /// v3, with its samples or without.
+    fn two_levels(samples: bool) -> Source {
+        let mut file = ResultsFile::default();
+        for (cpu, speed) in [("x86-64", 1.0), ("x86-64-v3", 0.5)] {
+            for (set, centre) in [("a", 100.0), ("b", 400.0)] {
+                let rounds: Vec<Vec<f64>> = (0..3)
+                    .map(|k| {
+                        (0..8)
+                            .map(|i| centre * speed * (1.0 + 0.01 * f64::from((k * 8 + i) % 5)))
+                            .collect()
+                    })
+                    .collect();
+                file.records.push(Record {
+                    workload: "w".into(),
+                    variant: "v".into(),
+                    input_set: set.into(),
+                    target_cpu: cpu.into(),
+                    unit: "ns/item".into(),
+                    median: interval::median(&mut rounds.concat()),
+                    rounds: if samples { rounds } else { Vec::new() },
+                    ..Record::default()
+                });
+            }
+        }
+        Source::new("run", "run.json", file)
+    }
+
+    /// The v3 cell of the one variant.
+    fn v3_cell(source: &Source) -> Cell {
+        let view = WorkloadView::of([source]).remove(0);
+        let mut rows = cells(&view, Metric::Time, ns, ns_replicates);
+        rows.remove(0).1.remove(1).expect("a v3 cell")
+    }
+
+    #[test]
+    fn timed_level_figures_carry_the_interval_of_their_geometric_mean() {
+        let cell = v3_cell(&two_levels(true));
+        let (mean, Some((low, high))) = cell.mean else {
+            panic!("no interval: {:?}", cell.mean)
+        };
+        assert!(
+            low <= mean && mean <= high && high - low < 0.1 * mean,
+            "{mean} in {low}..{high}"
+        );
+        let Some((speedup, Some((low, high)))) = cell.speedup else {
+            panic!("no speed-up interval: {:?}", cell.speedup)
+        };
+        assert!((speedup - 2.0).abs() < 1e-9, "{speedup}");
+        assert!(
+            low <= 2.0 && 2.0 <= high && high - low < 0.2,
+            "{low}..{high}"
+        );
+
+        // Without samples, the figures stand alone.
+        let cell = v3_cell(&two_levels(false));
+        assert_eq!(cell.mean.1, None);
+        assert_eq!(cell.speedup.map(|s| s.1), Some(None));
+    }
+}

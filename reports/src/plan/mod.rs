@@ -455,7 +455,7 @@ pub(crate) fn bars(
 
 #[cfg(test)]
 mod tests {
-    use super::{missing, ns, slug, whisker_ns};
+    use super::{Throughput, convert, missing, ns, plural, slug, whisker_ns};
     use crate::chart::bars::Bar;
     use crate::interval::Interval;
     use crate::results::{Record, Status};
@@ -505,6 +505,52 @@ mod tests {
             ..r
         };
         assert_eq!(whisker_ns(&r), Some((1500.0, 2500.0)));
+    }
+
+    #[test]
+    fn plurals_of_element_names() {
+        for (one, many) in [
+            ("board", "boards"),
+            ("matrix", "matrices"),
+            ("index", "indices"),
+            ("vertex", "vertices"),
+            ("box", "boxes"),
+            ("bus", "buses"),
+            ("hash", "hashes"),
+            ("match", "matches"),
+            ("query", "queries"),
+            ("day", "days"),
+            ("byte", "bytes"),
+        ] {
+            assert_eq!(plural(one), many, "{one}");
+        }
+    }
+
+    #[test]
+    fn throughput_units_read_prefix_plural_per_second() {
+        let rate = |symbol, word, factor| Throughput {
+            symbol,
+            word,
+            factor,
+            elements: "matrices".into(),
+        };
+        let mega = rate("M", "million", 1e6);
+        assert_eq!(mega.unit(), "M matrices/s");
+        assert_eq!(mega.words(), "million matrices per second");
+        assert_eq!(mega.of(100.0), 10.0);
+        let plain = rate("", "", 1.0);
+        assert_eq!(plain.unit(), "matrices/s");
+        assert_eq!(plain.words(), "matrices per second");
+    }
+
+    /// A rate falls as time rises: the whisker of 10 ± 5 ns is 1e8/15 to
+    /// 1e8/5, low end first.
+    #[test]
+    fn a_converted_whisker_keeps_its_low_end_first() {
+        let (value, whisker) = convert((10.0, Some((5.0, 15.0))), |t| 1e9 / t);
+        assert_eq!(value, 1e8);
+        assert_eq!(whisker, Some((1e9 / 15.0, 1e9 / 5.0)));
+        assert_eq!(convert((10.0, None), |t| t / 2.0), (5.0, None));
     }
 
     #[test]
