@@ -43,7 +43,6 @@ fn bench_beside_a_busy_loop_sets_samples_aside_and_warns() {
     let run = bitbench(&[
         "bench",
         "--quick",
-        "--workload",
         "components",
         "--variant",
         "swar",
