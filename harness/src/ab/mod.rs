@@ -925,3 +925,76 @@ fn instructions(
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` pairs about a ratio of 1 whose log-ratios spread evenly over
+    /// ±`width`.
+    fn pairs(n: usize, width: f64) -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|i| {
+                let u = (i * 37 % n) as f64 / n as f64 - 0.5;
+                (100.0, 100.0 * (2.0 * width * u).exp())
+            })
+            .collect()
+    }
+
+    fn measured(pairs: Vec<(f64, f64)>, set_aside: usize) -> (pairs::Measured, Disturbance) {
+        let needed = stats::pairs_needed(&pairs, 0.5);
+        let d = Disturbance {
+            taken: (pairs.len() + set_aside) as u32,
+            set_aside: set_aside as u32,
+            probe: "rusage".into(),
+        };
+        let m = pairs::Measured {
+            pairs,
+            set_aside,
+            probe: "rusage",
+            elapsed: Duration::from_secs(2),
+            needed,
+        };
+        (m, d)
+    }
+
+    #[test]
+    fn noise_from_outside_the_machine_is_named_though_no_sample_was_disturbed() {
+        // 400 quiet pairs within ±0.2 %: nothing to say.
+        let (m, d) = measured(pairs(400, 0.002), 4);
+        assert_eq!(concern(&m, &d, 0.5), None);
+        // The same count spread over ±5 %: no pair disturbed, yet too
+        // few for the spread.
+        let (m, d) = measured(pairs(400, 0.05), 0);
+        let why = concern(&m, &d, 0.5).expect("a concern");
+        assert!(
+            why.contains("pairs spread ±") && why.contains("needs"),
+            "{why}"
+        );
+        // Many pairs set aside is a concern of its own.
+        let (m, d) = measured(pairs(400, 0.002), 100);
+        let why = concern(&m, &d, 0.5).expect("a concern");
+        assert!(why.contains("100 of 500 pairs disturbed"), "{why}");
+    }
+
+    #[test]
+    fn the_warning_is_one_line_naming_every_row_with_a_concern() {
+        let p = Planned {
+            workload: "w".into(),
+            variant: "v".into(),
+            set: "s".into(),
+            unit: "board".into(),
+            plural: None,
+        };
+        let mut rows = vec![Row::new(&p, "time", "ns/board"); 3];
+        rows[1].concern = Some("10 of 20 pairs disturbed".into());
+        rows[2].concern = Some("pairs spread ±3 %".into());
+        let line = warning(&rows).unwrap();
+        assert!(!line.contains('\n'));
+        assert!(
+            line.contains("2 time verdict(s)") && line.contains("--core"),
+            "{line}"
+        );
+        assert_eq!(warning(&rows[..1]), None);
+    }
+}
