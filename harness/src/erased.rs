@@ -97,11 +97,16 @@ mod engine {
         /// Parses text inputs, builds `variant` and solves them once, keeping
         /// the batch for serve mode's samples, see [`serve::load`].
         fn load_text(&self, variant: &str, inputs: &[String]) -> Result<serve::Loaded, Error>;
+        /// How serve mode's hello lists the workload.
+        fn hello(&self) -> serve::HelloWorkload;
     }
 
     impl<W: Workload> Engine for W {
         fn name(&self) -> &'static str {
             Workload::name(self)
+        }
+        fn hello(&self) -> serve::HelloWorkload {
+            serve::HelloWorkload::of(self, self.measured_sets(&[], true))
         }
         fn description(&self) -> &'static str {
             Workload::description(self)

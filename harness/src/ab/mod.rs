@@ -380,11 +380,7 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
         .map(|(_, h)| h.clone());
     let listed: Vec<HelloWorkload> = match hello {
         Some(h) => h.workloads,
-        None => suite
-            .workloads()
-            .iter()
-            .map(|w| HelloWorkload::of(&**w))
-            .collect(),
+        None => suite.workloads().iter().map(|w| w.hello()).collect(),
     };
     for name in &options.workloads {
         if !listed.iter().any(|w| &w.name == name) {

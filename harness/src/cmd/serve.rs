@@ -5,7 +5,7 @@
 
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::serve::{Failure, Hello, HelloWorkload, Lines, Loaded, PROTOCOL, Request};
+use crate::serve::{Failure, Hello, Lines, Loaded, PROTOCOL, Request};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 
@@ -17,11 +17,7 @@ fn hello(suite: &Suite) -> Hello {
         protocol: PROTOCOL,
         commit,
         dirty,
-        workloads: suite
-            .workloads()
-            .iter()
-            .map(|w| HelloWorkload::of(&**w))
-            .collect(),
+        workloads: suite.workloads().iter().map(|w| w.hello()).collect(),
     }
 }
 
