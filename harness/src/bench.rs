@@ -11,7 +11,7 @@
 //! On a busy machine a sample may lose the core. The measuring thread is
 //! pinned to the least busy core (or `--core`), every timed piece is
 //! watched ([`crate::disturb`]) and one that was disturbed is taken again
-//! (up to [`RETRIES`] times); a batch longer than a sample is timed in
+//! (up to [`RETRIES`] times, where it is short); a batch longer than a sample is timed in
 //! windows ([`crate::shape`]) that together make one pass over it, so a
 //! sample still means the whole batch's time per element. Each record
 //! carries how many pieces were set aside.
@@ -77,8 +77,8 @@ impl Default for BenchOptions {
     }
 }
 
-/// Times a disturbed piece of a sample is taken again before it is kept
-/// as it is.
+/// Times a disturbed piece of a sample is taken, at most, before it is
+/// kept as it is.
 pub const RETRIES: u32 = 3;
 
 /// How long to sample, by mode.
@@ -459,7 +459,10 @@ fn measure<I, O>(
             let range = shape.window(k, n);
             let mut seen = run(range.clone(), shape.reps);
             for _ in 1..RETRIES {
-                if seen.disturbed() != Some(true) {
+                // A piece that cannot be cut to the sample's length (one
+                // long input) is kept as it is: taking it again would cost
+                // more than its disturbance.
+                if seen.disturbed() != Some(true) || seen.wall > budget.sample * 4 {
                     break;
                 }
                 disturbance.taken += 1;

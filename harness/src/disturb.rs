@@ -1,14 +1,20 @@
-//! Whether one sample was disturbed: the measuring thread switched out,
-//! or its wall time well beyond its CPU time.
+//! Whether one sample was disturbed: its wall time well beyond the
+//! measuring thread's CPU time, or the thread preempted.
 //!
 //! On a busy machine a sample that loses the core for a scheduler slice
 //! reads several milliseconds slow, and no statistic of the samples alone
 //! tells it from a slow kernel. The thread itself knows: `getrusage`
-//! with `RUSAGE_THREAD` counts its context switches (a migration to
-//! another core needs one too), and `CLOCK_THREAD_CPUTIME_ID` its CPU
-//! time, which stops while a hypervisor runs another guest on the core
-//! where it accounts steal time. Each costs about a microsecond, once at
-//! each end of a sample of at least a quarter of a millisecond.
+//! with `RUSAGE_THREAD` counts its involuntary context switches (it was
+//! preempted; a migration to another core needs one too), and
+//! `CLOCK_THREAD_CPUTIME_ID` its CPU time, which stops while a hypervisor
+//! runs another guest on the core where it accounts steal time. Each
+//! costs about a microsecond, once at each end of a sample of at least a
+//! quarter of a millisecond.
+//!
+//! A thread that waits of its own accord (a parallel variant joining its
+//! workers) makes voluntary switches and loses CPU time without being
+//! disturbed: its wall time is then what it measures, and only a
+//! preemption counts. Its workers' preemptions are not seen.
 //!
 //! perf's software events count the same switches and migrations, but
 //! need `perf_event_paranoid` to allow them, which CI runners often do
@@ -40,20 +46,26 @@ pub struct Observed {
     pub wall: Duration,
     /// The thread's CPU time over it, where the OS tells.
     pub cpu: Option<Duration>,
-    /// The thread's context switches, voluntary and not, over it.
-    pub switches: Option<u64>,
+    /// The thread's involuntary context switches over it: preemptions.
+    pub preempted: Option<u64>,
+    /// Its voluntary context switches: waits of its own.
+    pub waited: Option<u64>,
 }
 
 impl Observed {
     /// Whether the sample was disturbed; `None` when nothing was watched.
+    ///
+    /// Where the thread's CPU time is known and it did not wait, what
+    /// counts is the time it lost: a kernel thread's 5 µs in a long sample
+    /// does not disturb it, a busy neighbour's scheduler slice does.
+    /// Otherwise any preemption does.
     pub fn disturbed(&self) -> Option<bool> {
-        let switched = self.switches.map(|s| s > 0);
-        let stolen = self
-            .cpu
-            .map(|cpu| self.wall > cpu + SLACK + self.wall.mul_f64(SLACK_SHARE));
-        match (switched, stolen) {
-            (None, None) => None,
-            (s, t) => Some(s.unwrap_or(false) || t.unwrap_or(false)),
+        match (self.cpu, self.waited, self.preempted) {
+            (Some(cpu), None | Some(0), _) => {
+                Some(self.wall > cpu + SLACK + self.wall.mul_f64(SLACK_SHARE))
+            }
+            (_, _, Some(preempted)) => Some(preempted > 0),
+            _ => None,
         }
     }
 }
@@ -61,8 +73,15 @@ impl Observed {
 /// A sample being watched: the counters read at its start.
 pub struct Watch {
     cpu: Option<Duration>,
-    switches: Option<u64>,
+    switches: Option<Switches>,
     start: Instant,
+}
+
+/// A thread's context switches so far.
+#[derive(Clone, Copy, Debug)]
+struct Switches {
+    involuntary: u64,
+    voluntary: u64,
 }
 
 impl Watch {
@@ -81,14 +100,14 @@ impl Watch {
     pub fn stop(self) -> Observed {
         let wall = self.start.elapsed();
         let (cpu, switches) = (thread_cpu(), thread_switches());
+        let switched = switches.zip(self.switches);
         Observed {
             wall,
             cpu: cpu
                 .zip(self.cpu)
                 .map(|(end, start)| end.saturating_sub(start)),
-            switches: switches
-                .zip(self.switches)
-                .map(|(end, start)| end.saturating_sub(start)),
+            preempted: switched.map(|(end, start)| end.involuntary - start.involuntary),
+            waited: switched.map(|(end, start)| end.voluntary - start.voluntary),
         }
     }
 }
@@ -102,10 +121,13 @@ fn thread_cpu() -> Option<Duration> {
 }
 
 #[cfg(target_os = "linux")]
-fn thread_switches() -> Option<u64> {
+fn thread_switches() -> Option<Switches> {
     use nix::sys::resource::{UsageWho, getrusage};
     let usage = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
-    u64::try_from(usage.voluntary_context_switches() + usage.involuntary_context_switches()).ok()
+    Some(Switches {
+        involuntary: u64::try_from(usage.involuntary_context_switches()).ok()?,
+        voluntary: u64::try_from(usage.voluntary_context_switches()).ok()?,
+    })
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -114,7 +136,7 @@ fn thread_cpu() -> Option<Duration> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn thread_switches() -> Option<u64> {
+fn thread_switches() -> Option<Switches> {
     None
 }
 
@@ -134,38 +156,54 @@ pub fn involuntary_switches(pid: u32) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn observed(wall_us: u64, cpu_us: Option<u64>, switches: Option<u64>) -> Observed {
+    fn observed(wall_us: u64, cpu_us: Option<u64>, switches: Option<(u64, u64)>) -> Observed {
         Observed {
             wall: Duration::from_micros(wall_us),
             cpu: cpu_us.map(Duration::from_micros),
-            switches,
+            preempted: switches.map(|s| s.0),
+            waited: switches.map(|s| s.1),
         }
     }
 
     #[test]
-    fn a_switch_or_lost_cpu_time_disturbs_a_sample() {
-        assert_eq!(observed(2000, Some(1995), Some(0)).disturbed(), Some(false));
-        assert_eq!(observed(2000, Some(1995), Some(1)).disturbed(), Some(true));
-        // 2 ms of wall time of which the thread ran 1.9: 100 µs lost.
-        assert_eq!(observed(2000, Some(1900), Some(0)).disturbed(), Some(true));
-        assert_eq!(observed(2000, None, Some(0)).disturbed(), Some(false));
+    fn a_preemption_or_lost_cpu_time_disturbs_a_sample() {
+        let quiet = Some((0, 0));
+        assert_eq!(observed(2000, Some(1995), quiet).disturbed(), Some(false));
+        // A preemption of a few microseconds is not a disturbance...
+        assert_eq!(
+            observed(2000, Some(1995), Some((1, 0))).disturbed(),
+            Some(false)
+        );
+        // ... 2 ms of wall time of which the thread ran 1.9 is: 100 µs lost.
+        assert_eq!(observed(2000, Some(1900), quiet).disturbed(), Some(true));
+        // ... unless it waited of its own accord (joining its workers).
+        assert_eq!(
+            observed(2000, Some(500), Some((0, 3))).disturbed(),
+            Some(false)
+        );
+        assert_eq!(
+            observed(2000, Some(500), Some((1, 3))).disturbed(),
+            Some(true)
+        );
+        assert_eq!(observed(2000, None, quiet).disturbed(), Some(false));
+        assert_eq!(observed(2000, None, Some((1, 0))).disturbed(), Some(true));
         assert_eq!(observed(2000, None, None).disturbed(), None);
     }
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn the_probe_sees_a_sleep_and_not_a_short_spin() {
+    fn the_probe_tells_a_wait_from_a_spin() {
         let watch = Watch::start();
         let mut x = 1u64;
         for _ in 0..1000 {
             x = std::hint::black_box(x.wrapping_mul(3));
         }
         let spin = watch.stop();
-        assert_eq!(spin.switches.map(|_| ()), Some(()), "{spin:?}");
+        assert_eq!(spin.waited, Some(0), "{spin:?}");
         let watch = Watch::start();
         std::thread::sleep(Duration::from_millis(2));
         let slept = watch.stop();
-        assert_eq!(slept.disturbed(), Some(true), "{slept:?}");
+        assert!(slept.waited.unwrap() > 0, "{slept:?}");
         assert!(slept.cpu.unwrap() < slept.wall, "{slept:?}");
         assert!(involuntary_switches(std::process::id()).is_some());
     }

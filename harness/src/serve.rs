@@ -20,7 +20,8 @@ use std::time::Duration;
 /// Bumped when a request or response changes meaning:
 /// 1. the first;
 /// 2. a sample may time a window of the batch, and reports the measuring
-///    thread's CPU time and context switches (see `crate::disturb`).
+///    thread's CPU time and context switches, involuntary and voluntary
+///    (see `crate::disturb`).
 ///    Both are optional fields, so either side still pairs with a build
 ///    of protocol 1, which times the whole batch and reports neither.
 pub const PROTOCOL: u32 = 2;
@@ -144,9 +145,12 @@ pub struct Sample {
     /// The measuring thread's CPU time over them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ns: Option<u64>,
-    /// Its context switches over them.
+    /// Its involuntary context switches over them (preemptions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub switches: Option<u64>,
+    pub preempted: Option<u64>,
+    /// Its voluntary ones (waits of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited: Option<u64>,
     /// Throughput elements one run of the window processes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elements: Option<u64>,
@@ -158,7 +162,8 @@ impl Sample {
         Observed {
             wall: Duration::from_nanos(self.ns),
             cpu: self.cpu_ns.map(Duration::from_nanos),
-            switches: self.switches,
+            preempted: self.preempted,
+            waited: self.waited,
         }
     }
 }
@@ -248,7 +253,8 @@ impl Loaded {
         Ok(Sample {
             ns: seen.wall.as_nanos() as u64,
             cpu_ns: seen.cpu.map(|c| c.as_nanos() as u64),
-            switches: seen.switches,
+            preempted: seen.preempted,
+            waited: seen.waited,
             elements: Some(elements),
         })
     }
