@@ -124,3 +124,66 @@ fn tempfile() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A build of serve protocol 1 (from before samples were watched) still
+/// pairs with one of protocol 2: an older build is emulated by a shell
+/// wrapper around this one that says protocol 1, drops the window from
+/// sample requests and the new fields from sample answers. The driver
+/// then times whole batches and watches that build from `/proc`.
+#[test]
+fn a_build_of_the_first_protocol_still_pairs() {
+    let dir = tempfile();
+    let exe = env!("CARGO_BIN_EXE_bitbench");
+    let old = dir.join("old-build");
+    std::fs::write(
+        &old,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = serve ] || exec {exe} \"$@\"\n\
+             sed -u 's/,\"window\":{{[^}}]*}}//' | {exe} serve | sed -u \
+             -e 's/\"protocol\":2/\"protocol\":1/' \
+             -e '/^{{\"ns\"/s/,\"[a-z_]*\":[0-9]*//g'\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let results = dir.join("ab-old.json");
+    let run = bitbench(&[
+        "ab",
+        "--binaries",
+        old.to_str().unwrap(),
+        exe,
+        "--metric",
+        "time",
+        "--workload",
+        "components",
+        "--inputs",
+        "density:0.5",
+        "--seconds",
+        "0.5",
+        "--format",
+        "json",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let row = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "time")
+        .expect("a time row");
+    assert_eq!(row["verdict"], "no_change", "{row}");
+    assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let probes: Vec<&serde_json::Value> = file["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["disturbance"]["probe"])
+        .collect();
+    assert_eq!(probes, ["proc", "proc"], "{file}");
+}
