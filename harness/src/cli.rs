@@ -139,8 +139,8 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
         timeout: std::time::Duration,
         /// The core to measure on; default: the one least busy when each
-        /// workload starts. A sample the machine disturbs (the thread
-        /// switched out, or losing CPU time) is taken again either way.
+        /// workload starts. Either way a sample whose thread lost CPU time
+        /// to something else is taken again (see README, On a busy machine).
         #[arg(long, value_name = "N")]
         core: Option<usize>,
         #[command(flatten)]

@@ -123,40 +123,57 @@ fn ab_beside_an_interrupting_thread_sets_pairs_aside_and_warns() {
     let core = core();
     let _alone = alone();
     let _interrupter = Interrupter::on(&core);
-    let run = bitbench(&[
+    let out = dir.join("ab.json");
+    let (err, doc, row) = ab_time(
+        exe,
+        exe,
+        &[
+            "--seconds",
+            "1",
+            "--core",
+            &core,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(row["set_aside"].as_u64().unwrap() > 0, "{row}");
+    assert_eq!(doc["pinning"]["pinned"], "named", "{doc}");
+    let warning = doc["warning"].as_str().expect("a warning");
+    assert!(warning.contains("components swar density:0.5"), "{warning}");
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+}
+
+/// `ab --binaries A B` of components' swar on density:0.5, time only, in
+/// JSON, with `extra` arguments: its output (exit 0 or 1: a verdict
+/// either way), the document and its time row.
+fn ab_time(a: &str, b: &str, extra: &[&str]) -> (String, serde_json::Value, serde_json::Value) {
+    let mut args = vec![
         "ab",
         "--binaries",
-        exe,
-        exe,
+        a,
+        b,
         "--metric",
         "time",
         "--workload",
         "components",
         "--inputs",
         "density:0.5",
-        "--seconds",
-        "1",
-        "--core",
-        &core,
         "--format",
         "json",
-        "--out",
-        dir.join("ab.json").to_str().unwrap(),
-    ]);
+    ];
+    args.extend(extra);
+    let run = bitbench(&args);
     let err = stderr(&run);
     assert!(matches!(run.status.code(), Some(0 | 1)), "{err}");
     let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    let row = &doc["rows"]
+    let row = doc["rows"]
         .as_array()
         .unwrap()
         .iter()
         .find(|r| r["metric"] == "time")
-        .expect("a time row");
-    assert!(row["set_aside"].as_u64().unwrap() > 0, "{row}");
-    assert_eq!(doc["pinning"]["pinned"], "named", "{doc}");
-    let warning = doc["warning"].as_str().expect("a warning");
-    assert!(warning.contains("components swar density:0.5"), "{warning}");
-    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+        .expect("a time row")
+        .clone();
+    (err, doc, row)
 }
 
 fn tempfile() -> std::path::PathBuf {
@@ -193,37 +210,20 @@ fn a_build_of_the_first_protocol_still_pairs() {
     .unwrap();
     std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let results = dir.join("ab-old.json");
-    let run = bitbench(&[
-        "ab",
-        "--binaries",
-        old.to_str().unwrap(),
-        exe,
-        "--metric",
-        "time",
-        "--workload",
-        "components",
-        "--inputs",
-        "density:0.5",
-        "--seconds",
-        "0.5",
-        "--threshold",
-        "5",
-        "--format",
-        "json",
-        "--out",
-        results.to_str().unwrap(),
-    ]);
     // Judged either way: the wrapper's pipeline is not pinned as a real
     // build is, so the verdict itself is not the point.
-    let err = stderr(&run);
-    assert!(matches!(run.status.code(), Some(0 | 1)), "{err}");
-    let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    let row = doc["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["metric"] == "time")
-        .expect("a time row");
+    let (_, _, row) = ab_time(
+        old.to_str().unwrap(),
+        exe,
+        &[
+            "--seconds",
+            "0.5",
+            "--threshold",
+            "5",
+            "--out",
+            results.to_str().unwrap(),
+        ],
+    );
     assert!(row["p_value"].is_number(), "{row}");
     assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
     let file: serde_json::Value =
