@@ -2,8 +2,9 @@
 //! disturbed, and noise too wide for the record's interval to resolve.
 //!
 //! `bench` and `ab` watch every sample (see the harness's `disturb`
-//! module) and set aside those during which the measuring thread was
-//! switched out, or its wall time ran well past its CPU time. What is
+//! module) and set aside those during which the measuring thread lost
+//! time to something else: its wall time ran well past its CPU time (a
+//! preemption, a migration, a hypervisor's steal). What is
 //! left may still be noisy: the host's other tenants leave no trace in
 //! the machine, only in the spread of the samples. Both concerns are
 //! judged here, once, so that `bench`, `ab`, `compare` and `report` warn
@@ -17,8 +18,9 @@ use serde::{Deserialize, Serialize};
 pub struct Disturbance {
     /// Samples taken (for `ab`, pairs), kept or set aside.
     pub taken: u32,
-    /// Of those, set aside: the thread was switched out or migrated during
-    /// the sample, or its wall time ran well past its CPU time.
+    /// Of those, set aside: the thread lost time to something else during
+    /// the sample (its wall time well past its CPU time; where it also
+    /// waited of its own accord, any preemption).
     pub set_aside: u32,
     /// How samples were watched: `rusage` (the measuring thread's context
     /// switches from `getrusage` and its CPU clock), `proc` (context

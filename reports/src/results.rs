@@ -319,7 +319,8 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<Paired>,
     /// How many of the samples behind a time record were disturbed (the
-    /// thread switched out or its wall time well beyond its CPU time) and
+    /// thread lost time to something else: wall time well beyond its CPU
+    /// time) and
     /// set aside; `None` for counts and in files from before samples were
     /// watched.
     #[serde(default, skip_serializing_if = "Option::is_none")]

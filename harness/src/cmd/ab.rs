@@ -77,8 +77,8 @@ alternated A B B A on one pinned core, judged by a sign test on the paired \
 ratios with Holm's correction; older builds: one `bench --quick` of each, \
 labelled unpaired.
 
-On a busy machine: every sample says whether its thread was switched out \
-or lost CPU time, and a pair with a disturbed sample is set aside; samples \
+On a busy machine: every sample says whether its thread lost time to \
+something else (wall time beyond its CPU time), and a pair with a disturbed sample is set aside; samples \
 are kept near 2 ms (a window of a long batch) and halved when many are \
 disturbed; a record whose pairs spread too wide for the threshold measures \
 on, up to 4 times its share of --seconds. A verdict that may still not \
