@@ -99,14 +99,16 @@ pub fn check(core: usize) -> Result<(), String> {
         Some(cores) if cores.contains(&core) => Ok(()),
         Some(cores) => Err(format!(
             "--core {core}: this process may run on cores {}",
-            cores
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            list(&cores)
         )),
         None => Err(format!("--core {core}: cores cannot be pinned on this OS")),
     }
+}
+
+/// Cores as text: `0, 1`.
+pub fn list(cores: &[usize]) -> String {
+    let names: Vec<String> = cores.iter().map(usize::to_string).collect();
+    names.join(", ")
 }
 
 /// The calling thread pinned to one core until dropped, when its former

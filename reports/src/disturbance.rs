@@ -34,6 +34,13 @@ impl Disturbance {
     pub fn share(&self) -> f64 {
         f64::from(self.set_aside) / f64::from(self.taken.max(1))
     }
+
+    /// `12 of 80 samples disturbed` (for `ab`, `pairs`) when the share
+    /// set aside reaches [`SHARE_LIMIT`].
+    pub fn too_busy(&self, what: &str) -> Option<String> {
+        (self.share() >= SHARE_LIMIT)
+            .then(|| format!("{} of {} {what} disturbed", self.set_aside, self.taken))
+    }
 }
 
 /// A share of disturbed samples from which a record counts as measured on
@@ -49,14 +56,12 @@ pub fn concern(record: &Record, resolution_pct: f64) -> Option<String> {
     if record.status != Status::Ok || record.metric.exact() {
         return None;
     }
-    let mut why = Vec::new();
-    if let Some(d) = record
+    let mut why: Vec<String> = record
         .disturbance
         .as_ref()
-        .filter(|d| d.share() >= SHARE_LIMIT)
-    {
-        why.push(format!("{} of {} samples disturbed", d.set_aside, d.taken));
-    }
+        .and_then(|d| d.too_busy("samples"))
+        .into_iter()
+        .collect();
     let half_width = match &record.paired {
         Some(p) => p.interval.map(|i| (i.high - i.low) / 2.0 * 100.0),
         None => record
@@ -96,6 +101,13 @@ pub fn warning<'a>(
             })
         })
         .collect();
+    warning_line(&named, "record(s)", advice)
+}
+
+/// The warning line for `named` things (`workload variant set: why`, each
+/// one of `what`, e.g. "record(s)"), the first three spelled out, and the
+/// `advice`; `None` when nothing is named.
+pub fn warning_line(named: &[String], what: &str, advice: &str) -> Option<String> {
     let shown = 3;
     match named.len() {
         0 => None,
@@ -106,7 +118,7 @@ pub fn warning<'a>(
                 String::new()
             };
             Some(format!(
-                "warning: the machine was busy or noisy; {n} record(s) may not hold: {}{more}. {advice}",
+                "warning: the machine was busy or noisy; {n} {what} may not hold: {}{more}. {advice}",
                 named[..n.min(shown)].join("; ")
             ))
         }

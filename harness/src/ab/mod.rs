@@ -683,10 +683,15 @@ fn time(
         ca.pin(core);
         cb.pin(core);
     }
-    let sides = [(ca, ha.protocol), (cb, hb.protocol)]
-        .map(|(child, protocol)| pairs::Side { child, protocol });
-    let [sa, sb] = sides;
-    let measured = pairs::measure(sa, sb, batch.inputs, batch.elements, budget)?;
+    let a_side = pairs::Side {
+        child: ca,
+        protocol: ha.protocol,
+    };
+    let b_side = pairs::Side {
+        child: cb,
+        protocol: hb.protocol,
+    };
+    let measured = pairs::measure(a_side, b_side, batch.inputs, batch.elements, budget)?;
     let pairs = &measured.pairs;
     let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
     let mut row = Row::new(p, "time", &format!("ns/{}", p.unit));
@@ -739,13 +744,11 @@ fn time(
 /// Why a paired time's verdict may not hold: too many pairs disturbed, or
 /// too few undisturbed ones for how widely they spread.
 fn concern(measured: &pairs::Measured, d: &Disturbance, threshold: f64) -> Option<String> {
-    let mut why = Vec::new();
-    if d.share() >= reports::disturbance::SHARE_LIMIT {
-        why.push(format!(
-            "{} of {} pairs disturbed, set aside",
-            d.set_aside, d.taken
-        ));
-    }
+    let mut why: Vec<String> = d
+        .too_busy("pairs")
+        .map(|busy| format!("{busy}, set aside"))
+        .into_iter()
+        .collect();
     if !measured.resolved() {
         let spread = stats::spread(&measured.pairs).unwrap_or(0.0) * 100.0;
         why.push(format!(
@@ -784,13 +787,11 @@ fn warning(rows: &[Row]) -> Option<String> {
             ))
         })
         .collect();
-    (!named.is_empty()).then(|| {
-        format!(
-            "warning: the machine was busy or noisy; {} time verdict(s) may not hold: {}. Give it more --seconds, a quieter machine, or --core N on an idle core",
-            named.len(),
-            named.join("; ")
-        )
-    })
+    reports::disturbance::warning_line(
+        &named,
+        "time verdict(s)",
+        "Give it more --seconds, a quieter machine, or --core N on an idle core.",
+    )
 }
 
 /// One `bench --quick` run of each build, compared as `compare` does.

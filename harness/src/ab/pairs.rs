@@ -98,12 +98,24 @@ fn sample(
         Some(d) => (Some(d), disturb::PROBE),
         None => {
             let after = before.and(disturb::involuntary_switches(pid));
-            (before.zip(after).map(|(b, a)| a > b), "proc")
+            let seen = before.zip(after).map(|(b, a)| a > b);
+            (seen, if seen.is_some() { "proc" } else { "none" })
         }
     };
     // A build of protocol 1 runs the whole batch and does not count it.
     let per = (s.elements.unwrap_or(elements).max(1) * shape.reps) as f64;
     Ok((s.ns as f64 / per, disturbed, probe))
+}
+
+/// Of two probes, the one that sees less: `none`, then `proc`, then the
+/// sample's own.
+fn weaker(a: &'static str, b: &'static str) -> &'static str {
+    let rank = |p| match p {
+        "none" => 0,
+        "proc" => 1,
+        _ => 2,
+    };
+    if rank(b) < rank(a) { b } else { a }
 }
 
 /// Pairs of `a` and `b`, both with the record's batch of `inputs` inputs
@@ -142,7 +154,8 @@ pub fn measure<'a>(
     let mut sizer = Sizer::new(TARGET_SAMPLE, one, windows);
     let mut pairs = Vec::new();
     let mut set_aside = 0;
-    let mut probes = Vec::new();
+    // The weakest way any sample was watched names them all.
+    let mut probe = disturb::PROBE;
     for k in 0.. {
         if pairs.len() >= stats::MAX_PAIRS || start.elapsed() >= budget.cap {
             break;
@@ -169,7 +182,7 @@ pub fn measure<'a>(
             let y = sample(&mut b, shape, window, elements)?;
             (sample(&mut a, shape, window, elements)?, y)
         };
-        probes.extend([x.2, y.2]);
+        probe = weaker(weaker(probe, x.2), y.2);
         // Set a pair aside only when both sides were watched: watching
         // one side alone would favour the other.
         let disturbed = x.1.zip(y.1).is_some_and(|(dx, dy)| dx || dy);
@@ -181,13 +194,6 @@ pub fn measure<'a>(
         }
     }
     let needed = stats::pairs_needed(&pairs, budget.threshold_pct);
-    let probe = if probes.contains(&"none") || probes.is_empty() {
-        "none"
-    } else if probes.contains(&"proc") {
-        "proc"
-    } else {
-        disturb::PROBE
-    };
     Ok(Measured {
         pairs,
         set_aside,

@@ -198,11 +198,7 @@ impl Outcome {
             Pinning::Named(c) => format!("pinned to core {c} (--core)"),
             Pinning::LeastBusy(cores) => format!(
                 "pinned at each record to the least busy core (used: {})",
-                cores
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                crate::cores::list(cores)
             ),
             Pinning::None => "not pinned".to_owned(),
         };
