@@ -330,6 +330,13 @@ pub struct Record {
     /// `s` to the singular in `unit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit_plural: Option<String>,
+    /// A counted record's callgrind profile (see [`crate::profile`]): a
+    /// path relative to the results file's directory, so that the file
+    /// and its profiles move together (the history store files both).
+    /// `None` for time records, with `count --no-profiles`, and in older
+    /// files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 /// A paired A/B of one time record: B's samples against A's, taken
