@@ -123,7 +123,7 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
             let out = files.join(format!("{}-{}.json", outcome.commit.sha, subcommand[0]));
             let filed = measure(&built.exe, subcommand, options, &out).and_then(|file| {
                 let added = store
-                    .add(&file, options.allow_dirty)
+                    .add(&file, out.parent(), options.allow_dirty)
                     .map_err(|e| Error::usage(format!("{COMMAND}: store: {e}")))?;
                 Ok((added, broken(&file)))
             });

@@ -175,23 +175,53 @@ impl Store {
 
     /// Files `run` (see [`admit`] for what is refused); a run with the same
     /// content already filed is left alone. The write is atomic.
-    pub fn add(&self, run: &ResultsFile, allow_dirty: bool) -> Result<Added, HistoryError> {
+    ///
+    /// `from` is the directory the run's file was read from: its records'
+    /// profiles ([`Record::profile`](crate::Record::profile), relative to
+    /// it) are copied into a directory named like the filed run, and the
+    /// filed run points there. A profile that is missing (or whose path
+    /// leaves `from`) is dropped from the filed run rather than left
+    /// dangling.
+    pub fn add(
+        &self,
+        run: &ResultsFile,
+        from: Option<&Path>,
+        allow_dirty: bool,
+    ) -> Result<Added, HistoryError> {
         let commit = admit(run, allow_dirty)?;
-        let text = content(run);
-        let hash = crate::interval::seed_of(&[&text]);
-        let name = format!("{}-{hash:016x}.json", date_stamp(&run.date));
-        let path = self
-            .dir
-            .join(&commit)
-            .join(machine_id(&run.machine))
-            .join(name);
+        let hash = crate::interval::seed_of(&[&content(run)]);
+        let stem = format!("{}-{hash:016x}", date_stamp(&run.date));
+        let dir = self.dir.join(&commit).join(machine_id(&run.machine));
+        let path = dir.join(format!("{stem}.json"));
+        let mut filed = run.clone();
+        let mut profiles = Vec::new();
+        for record in &mut filed.records {
+            let Some(rel) = record.profile.take() else {
+                continue;
+            };
+            let source = from
+                .and_then(|from| inside(from, &rel))
+                .filter(|p| p.is_file());
+            if let Some(source) = source {
+                let moved = Path::new(&stem).join(below_first(Path::new(&rel)));
+                record.profile = Some(moved.to_string_lossy().into_owned());
+                profiles.push((source, dir.join(moved)));
+            }
+        }
+        let text = content(&filed);
         match std::fs::read(&path) {
             Ok(old) if old == text.as_bytes() => return Ok(Added::Present(path)),
             Ok(_) => return Err(HistoryError::Collision(path)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(HistoryError::Io(path, e)),
         }
-        run.write(&path)?;
+        // The profiles first: a filed run never points at a missing file.
+        for (source, target) in profiles {
+            let io = |e| HistoryError::Io(target.clone(), e);
+            std::fs::create_dir_all(target.parent().expect("inside the store")).map_err(io)?;
+            std::fs::copy(&source, &target).map_err(io)?;
+        }
+        filed.write(&path)?;
         Ok(Added::New(path))
     }
 
@@ -243,6 +273,27 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), HistoryError> {
         }
     }
     Ok(())
+}
+
+/// `from/rel` when `rel` is a plain relative path (no root, no `..`).
+fn inside(from: &Path, rel: &str) -> Option<PathBuf> {
+    let rel = Path::new(rel);
+    rel.components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
+        .then(|| from.join(rel))
+}
+
+/// `rel` below its first component (the directory beside the results file
+/// that held it), or `rel` itself when it is a bare name.
+fn below_first(rel: &Path) -> PathBuf {
+    let mut parts = rel.components();
+    parts.next();
+    let rest = parts.as_path();
+    if rest.as_os_str().is_empty() {
+        rel.to_owned()
+    } else {
+        rest.to_owned()
+    }
 }
 
 /// The run exactly as [`ResultsFile::write`] puts it on disk, so "the same
@@ -316,21 +367,62 @@ mod tests {
         let dir = temp("twice");
         let store = Store::open(&dir).unwrap();
         let sha = "0123456789abcdef0123456789abcdef01234567";
-        let Added::New(path) = store.add(&run(Some(sha), Some(false), 1.0), false).unwrap() else {
+        let Added::New(path) = store
+            .add(&run(Some(sha), Some(false), 1.0), None, false)
+            .unwrap()
+        else {
             panic!("first add must file the run");
         };
         assert!(path.starts_with(dir.join(sha).join("lab-1-amd-epyc-9454p")));
         assert_eq!(
-            store.add(&run(Some(sha), Some(false), 1.0), false).unwrap(),
+            store
+                .add(&run(Some(sha), Some(false), 1.0), None, false)
+                .unwrap(),
             Added::Present(path.clone())
         );
         assert!(matches!(
-            store.add(&run(Some(sha), Some(false), 2.0), false).unwrap(),
+            store.add(&run(Some(sha), Some(false), 2.0), None, false).unwrap(),
             Added::New(other) if other != path
         ));
         let runs = store.runs().unwrap();
         assert_eq!(runs.len(), 2);
         assert!(runs.iter().all(|r| r.commit == sha && !r.dirty));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn profiles_are_filed_beside_the_run_and_still_resolve() {
+        let dir = temp("profiles");
+        let from = dir.join("results");
+        std::fs::create_dir_all(from.join("count-1/A")).unwrap();
+        std::fs::write(from.join("count-1/A/w-v-s.callgrind"), "events: Ir\n").unwrap();
+        let mut counted = run(Some("0123456789abcdef"), Some(false), 1.0);
+        counted.records.push(counted.records[0].clone());
+        counted.records[0].profile = Some("count-1/A/w-v-s.callgrind".into());
+        counted.records[1].profile = Some("count-1/A/gone.callgrind".into());
+        let store = Store::open(&dir.join("store")).unwrap();
+        let Added::New(path) = store.add(&counted, Some(&from), false).unwrap() else {
+            panic!("first add must file the run");
+        };
+        let filed = ResultsFile::read(&path).unwrap();
+        let rel = filed.records[0].profile.as_deref().expect("kept");
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        assert_eq!(rel, format!("{stem}/A/w-v-s.callgrind"));
+        let copied = path.parent().unwrap().join(rel);
+        assert_eq!(std::fs::read_to_string(copied).unwrap(), "events: Ir\n");
+        // A profile that is gone is dropped, not left dangling.
+        assert_eq!(filed.records[1].profile, None);
+        assert_eq!(
+            store.add(&counted, Some(&from), false).unwrap(),
+            Added::Present(path)
+        );
+        // A path that leaves the results directory is never followed.
+        counted.records[0].profile = Some("../secret".into());
+        counted.records[0].median = 3.0;
+        let Added::New(path) = store.add(&counted, Some(&from), false).unwrap() else {
+            panic!("a new run");
+        };
+        assert_eq!(ResultsFile::read(&path).unwrap().records[0].profile, None);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

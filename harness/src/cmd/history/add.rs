@@ -36,7 +36,7 @@ pub fn main(args: Args) -> Result<(), Error> {
     let mut filed = Vec::new();
     let mut present = 0;
     for (path, file) in &runs {
-        match store.add(file, args.allow_dirty) {
+        match store.add(file, path.parent(), args.allow_dirty) {
             Ok(Added::New(at)) => {
                 outln!("{}: filed as {}", path.display(), at.display());
                 filed.push(at);
