@@ -66,6 +66,7 @@ mod machine;
 mod out;
 mod progress;
 mod repro;
+mod revision;
 mod serve;
 mod setup;
 mod shape;

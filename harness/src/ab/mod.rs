@@ -9,18 +9,17 @@
 //! both builds are compared exactly. Builds without serve mode still get
 //! answers and counts, and an unpaired time comparison labelled so.
 
-mod build;
 mod child;
 pub mod oneshot;
 mod pairs;
 mod stats;
 mod table;
 
-pub use build::{Builder, Built, Side, git, working_tree_commit};
 pub use table::{Outcome, Pinning, Row};
 
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::revision::{self, Side};
 use crate::serve::{Answers, Hello, HelloWorkload, Lines, Request};
 use child::Child;
 use reports::compare::{ALPHA, Format, Verdict, compare, default_threshold, holm_rejects};
@@ -148,10 +147,10 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let metrics =
         reports::compare::gate(options.threshold_pct, &options.metrics).map_err(Error::usage)?;
     let origin = suite.origin();
-    let dir = build::ab_dir(origin)?;
+    let dir = revision::ab_dir(origin)?;
     let (a, b) = match &options.builds {
-        Builds::Revisions { base, head } => build::revisions(origin, base, head.as_deref())?,
-        Builds::Binaries(a, b) => build::binaries(a, b)?,
+        Builds::Revisions { base, head } => revision::revisions(origin, base, head.as_deref())?,
+        Builds::Binaries(a, b) => revision::binaries(a, b)?,
     };
     let (date, stamp) = crate::machine::now();
     let mut machine = crate::machine::machine(&options.machine);

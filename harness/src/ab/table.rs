@@ -1,8 +1,8 @@
 //! What `ab` prints: one row per (record, metric) with its verdict, as an
 //! aligned table, Markdown or JSON, and the exit the verdicts call for.
 
-use super::build::Side;
 use crate::error::Error;
+use crate::revision::Side;
 use reports::compare::{self, Format, Verdict};
 use reports::interval::Interval;
 use serde::Serialize;

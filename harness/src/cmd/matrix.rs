@@ -15,6 +15,7 @@ use crate::error::Error;
 use crate::levels;
 use crate::machine::{self, MachineArg};
 use crate::outln;
+use crate::revision::{cargo, target_dir, working_tree_commit};
 use reports::{Build, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -197,45 +198,6 @@ fn count_tools() -> Option<String> {
     Some("this program was built without bitbench's `count` feature".to_owned())
 }
 
-/// The target directory `cargo` uses for `origin`'s package (the
-/// workspace's, when it is a member of one), asked of `cargo metadata`.
-pub(crate) fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
-    let dir = Path::new(origin.manifest_dir);
-    if !dir.join("Cargo.toml").is_file() {
-        return Err(Error::usage(format!(
-            "matrix rebuilds {} from its source, which is no longer at {}",
-            origin.binary,
-            dir.display()
-        )));
-    }
-    let out = Command::new(cargo())
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(dir)
-        .output()
-        .map_err(|e| Error::usage(format!("matrix: cannot run cargo: {e}")))?;
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|_| {
-        Error::usage(format!(
-            "matrix: `cargo metadata` failed in {}: {}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    })?;
-    metadata["target_directory"]
-        .as_str()
-        .map(PathBuf::from)
-        .ok_or_else(|| Error::usage("matrix: `cargo metadata` names no target directory"))
-}
-
-pub(crate) fn cargo() -> std::ffi::OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
-}
-
 /// `cargo build --release` of `origin`'s binary for one level, in the
 /// level's own target directory; returns the executable.
 fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathBuf, Error> {
@@ -244,7 +206,7 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
     rustflags.push_str(&format!(" -C target-cpu={level}"));
     let mut command = Command::new(cargo());
     // The commit, for `main!` to record in the level's results.
-    if let Some((sha, dirty)) = crate::ab::working_tree_commit(Path::new(origin.manifest_dir)) {
+    if let Some((sha, dirty)) = working_tree_commit(Path::new(origin.manifest_dir)) {
         command
             .env("BITBENCH_BUILD_COMMIT", sha)
             .env("BITBENCH_BUILD_DIRTY", dirty);

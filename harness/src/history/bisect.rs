@@ -10,8 +10,9 @@
 //! measured ends the search (a skipped probe would leave the answer open).
 
 use super::Commit;
-use crate::ab::{self, Builder, Built, Side, oneshot};
+use crate::ab::{self, oneshot};
 use crate::error::Error;
+use crate::revision::{Builder, Built, Side};
 use reports::compare::Verdict;
 use reports::{Metric, Status};
 use std::path::PathBuf;

@@ -10,8 +10,8 @@
 pub mod bisect;
 pub mod run;
 
-use crate::ab::{Builder, Built};
 use crate::error::Error;
+use crate::revision::{Builder, Built};
 
 /// The oldest revision of bitbench supported: the first whose builds
 /// record the commit they were built from (`ab`'s build-time commit); its

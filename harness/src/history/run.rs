@@ -9,9 +9,9 @@
 //! commit, before anything else is built.
 
 use super::Commit;
-use crate::ab::Builder;
 use crate::ab::oneshot;
 use crate::error::Error;
+use crate::revision::Builder;
 use reports::ResultsFile;
 use reports::history::{Added, Store};
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! `bitbench history bisect`: the command line and what it prints; the
 //! search is in [`crate::history::bisect`].
 
-use crate::ab::Builder;
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::history::bisect::{self, Options, Probe};
+use crate::revision::Builder;
 use reports::Metric;
 
 /// `bitbench history bisect`'s command line.

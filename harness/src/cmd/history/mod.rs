@@ -15,9 +15,9 @@ mod compare;
 mod report;
 mod run;
 
-use crate::ab::git;
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::revision::git;
 use reports::Metric;
 use reports::history::{By, Commit, Selection, Store, StoredRun};
 use std::fmt::Display;

@@ -1,11 +1,11 @@
 //! `bitbench history run`: the command line and the closing table; the
 //! work is in [`crate::history::run`].
 
-use crate::ab::Builder;
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::history::run::{self, Options};
 use crate::machine::MachineArg;
+use crate::revision::Builder;
 use std::path::PathBuf;
 
 /// `bitbench history run`'s command line.

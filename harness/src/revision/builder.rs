@@ -1,80 +1,20 @@
-//! Builds of git revisions, each built once and kept: the two sides of an
-//! A/B (or two given binaries), the commits `history run` and `history
-//! bisect` measure.
-//!
-//! A revision is exported (`git archive`) and built with cargo for the
-//! program's own package and binary ([`Origin`]), in one target directory
-//! shared by every revision so dependencies compile once. Binaries are
-//! kept at `<target>/bitbench-ab/<sha>/`, so a later run reuses them and
-//! the repro commands printed for a broken answer stay valid. The working
-//! tree (the default head) with uncommitted changes is copied, keyed
-//! `<sha>-dirty`, and rebuilt every time.
-//!
-//! Cargo keys a path package by its path relative to its workspace, so
-//! every copy of the tree shares one set of artifacts for it, and its
-//! freshness check looks at the files of the copy built first. So before
-//! each build the workspace's own packages are cleaned (`cargo clean -p`):
-//! they are rebuilt, the registry dependencies are not. And after it too:
-//! a build of the working tree itself into the same target directory
-//! (`CARGO_TARGET_DIR`) would otherwise find the copy's artifacts fresh and
-//! keep them, silently running a revision's code.
+//! [`Builder`]: builds revisions of the program's repository and keeps
+//! them; [`Built`]: one kept build.
 
+use super::cargo::{cargo, target_dir};
+use super::git::{copy_tree, export, git, working_tree_commit};
 use crate::entry::Origin;
 use crate::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// One side of the comparison.
-#[derive(Clone, Debug)]
-pub struct Side {
-    /// `A` or `B`.
-    pub label: &'static str,
-    /// What it is, for people: a short commit, `working tree`, a path.
-    pub name: String,
-    /// The executable.
-    pub exe: PathBuf,
-}
-
 /// Where an A/B keeps its builds and files: `<target>/bitbench-ab`.
 pub fn ab_dir(origin: &Origin) -> Result<PathBuf, Error> {
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => crate::cmd::matrix::target_dir(origin)?,
+        None => target_dir(origin)?,
     };
     Ok(target.join("bitbench-ab"))
-}
-
-/// Two prebuilt binaries: nothing to build, no git needed.
-pub fn binaries(a: &Path, b: &Path) -> Result<(Side, Side), Error> {
-    let side = |label, path: &Path| {
-        if !path.is_file() {
-            return Err(Error::usage(format!(
-                "--binaries: {}: no such file",
-                path.display()
-            )));
-        }
-        let exe = path
-            .canonicalize()
-            .map_err(|e| Error::usage(format!("--binaries: {}: {e}", path.display())))?;
-        Ok(Side {
-            label,
-            name: path.display().to_string(),
-            exe,
-        })
-    };
-    Ok((side("A", a)?, side("B", b)?))
-}
-
-/// Builds revision `base` as A and `head` (default: the working tree) as B.
-pub fn revisions(origin: &Origin, base: &str, head: Option<&str>) -> Result<(Side, Side), Error> {
-    let builder = Builder::open(origin, "ab")
-        .map_err(|e| Error::usage(format!("{e}; compare builds with --binaries A B")))?;
-    let a = builder.revision(base)?.side("A");
-    let b = match head {
-        Some(head) => builder.revision(head)?.side("B"),
-        None => builder.working_tree("B")?,
-    };
-    Ok((a, b))
 }
 
 /// Builds revisions of the program's repository, each once: a build is
@@ -103,16 +43,6 @@ pub struct Built {
     pub exe: PathBuf,
     /// How long its build took; `None`: a kept build was reused.
     pub seconds: Option<f64>,
-}
-
-impl Built {
-    fn side(self, label: &'static str) -> Side {
-        Side {
-            label,
-            name: self.name,
-            exe: self.exe,
-        }
-    }
 }
 
 impl<'a> Builder<'a> {
@@ -214,13 +144,16 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn working_tree(&self, label: &'static str) -> Result<Side, Error> {
+    /// The working tree as it is, named `working tree (sha10)`: the build
+    /// of its commit when it has no uncommitted changes, else a copy built
+    /// afresh (kept as `<sha>-dirty`).
+    pub fn working_tree(&self) -> Result<Built, Error> {
         let sha = self.sha("HEAD")?;
         let dirty = working_tree_commit(&self.repo).is_some_and(|(_, dirty)| dirty == "true");
         if !dirty {
-            let mut side = self.revision("HEAD")?.side(label);
-            side.name = format!("working tree ({})", &sha[..sha.len().min(10)]);
-            return Ok(side);
+            let mut built = self.revision("HEAD")?;
+            built.name = format!("working tree ({})", &sha[..sha.len().min(10)]);
+            return Ok(built);
         }
         let name = format!("working tree ({}+changes)", &sha[..sha.len().min(10)]);
         let key = format!("{sha}-dirty");
@@ -233,8 +166,13 @@ impl<'a> Builder<'a> {
             ))
         })?;
         let exe = self.kept(&key);
-        self.build(&name, &src.join(&self.within), &sha, true, &exe)?;
-        Ok(Side { label, name, exe })
+        let seconds = self.build(&name, &src.join(&self.within), &sha, true, &exe)?;
+        Ok(Built {
+            sha,
+            name,
+            exe,
+            seconds: Some(seconds),
+        })
     }
 
     /// `cargo build --release` of the program in `src`, with the commit
@@ -252,7 +190,7 @@ impl<'a> Builder<'a> {
         eprintln!("{command}: building {name}");
         let started = std::time::Instant::now();
         self.clean_members(src);
-        let out = Command::new(crate::cmd::matrix::cargo())
+        let out = Command::new(cargo())
             .args(["build", "--release", "--quiet", "-p", self.origin.package])
             .args(["--bin", self.origin.binary])
             .current_dir(src)
@@ -305,7 +243,7 @@ impl Builder<'_> {
     /// shared target directory (see the module docs). Best effort: a
     /// failure here shows up as cargo's own error in the build.
     fn clean_members(&self, src: &Path) {
-        let Ok(out) = Command::new(crate::cmd::matrix::cargo())
+        let Ok(out) = Command::new(cargo())
             .args([
                 "metadata",
                 "--no-deps",
@@ -322,7 +260,7 @@ impl Builder<'_> {
         let Some(packages) = metadata["packages"].as_array() else {
             return;
         };
-        let mut clean = Command::new(crate::cmd::matrix::cargo());
+        let mut clean = Command::new(cargo());
         clean.args(["clean", "--release", "--quiet"]);
         for name in packages.iter().filter_map(|p| p["name"].as_str()) {
             clean.args(["-p", name]);
@@ -332,83 +270,5 @@ impl Builder<'_> {
             .env("CARGO_TARGET_DIR", &self.target)
             .stderr(Stdio::null())
             .status();
-    }
-}
-
-/// `git archive` of `sha` unpacked into `dest`, marked complete at the end.
-fn export(repo: &Path, sha: &str, dest: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dest)?;
-    let mut archive = Command::new("git")
-        .args(["archive", "--format=tar", sha])
-        .current_dir(repo)
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let tar = Command::new("tar")
-        .args(["-x", "-C"])
-        .arg(dest)
-        .stdin(archive.stdout.take().expect("stdout is piped"))
-        .status()?;
-    let git = archive.wait()?;
-    if !(tar.success() && git.success()) {
-        return Err(std::io::Error::other(format!(
-            "git archive ({git}) | tar -x ({tar}) failed"
-        )));
-    }
-    std::fs::write(dest.join(".exported"), sha)
-}
-
-/// The working tree of `repo` as git sees it (tracked files with their
-/// changes, untracked ones not ignored) copied afresh into `dest`.
-fn copy_tree(repo: &Path, dest: &Path) -> std::io::Result<()> {
-    if dest.exists() {
-        std::fs::remove_dir_all(dest)?;
-    }
-    let listed = Command::new("git")
-        .args([
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-        ])
-        .current_dir(repo)
-        .output()?;
-    if !listed.status.success() {
-        return Err(std::io::Error::other("git ls-files failed"));
-    }
-    for name in listed.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-        let name = Path::new(std::str::from_utf8(name).map_err(std::io::Error::other)?);
-        let from = repo.join(name);
-        // A tracked file deleted in the working tree is not copied.
-        if !from.is_file() {
-            continue;
-        }
-        let to = dest.join(name);
-        std::fs::create_dir_all(to.parent().expect("a file has a directory"))?;
-        std::fs::copy(&from, &to)?;
-    }
-    Ok(())
-}
-
-/// The commit checked out at `dir` and whether its tree has uncommitted
-/// changes, as the `BITBENCH_BUILD_COMMIT` and `BITBENCH_BUILD_DIRTY`
-/// values a builder passes to cargo; `None` outside a git repository.
-pub fn working_tree_commit(dir: &Path) -> Option<(String, String)> {
-    let sha = git(dir, &["rev-parse", "HEAD"]).ok()?;
-    let dirty = !git(dir, &["status", "--porcelain"]).ok()?.is_empty();
-    Some((sha, dirty.to_string()))
-}
-
-/// `git ARGS` in `dir`, its trimmed stdout, or `Err` with its stderr.
-pub fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
     }
 }
