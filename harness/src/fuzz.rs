@@ -513,37 +513,4 @@ mod tests {
         );
         assert!(message.contains("input:    word 5\n"), "{message}");
     }
-
-    /// The committed seed corpus decodes through the built-in decoders and
-    /// passes: the decoders still read the bytes they were written for.
-    #[cfg(feature = "suite")]
-    #[test]
-    fn the_seed_corpus_passes() {
-        use crate::builtin::{cephalopod, components, connectx, meteor};
-        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
-        let each = |target: &str, f: &dyn Fn(&[u8])| {
-            let dir = corpus.join(target);
-            let mut n = 0;
-            // Only the committed seeds: fuzzing adds its finds beside them.
-            for entry in std::fs::read_dir(&dir).expect("the corpus folder") {
-                let path = entry.expect("an entry").path();
-                if path
-                    .file_name()
-                    .is_some_and(|f| f.to_string_lossy().starts_with("seed-"))
-                {
-                    f(&std::fs::read(path).expect("a seed"));
-                    n += 1;
-                }
-            }
-            assert!(n > 0, "{} is empty", dir.display());
-        };
-        each("components", &|b| {
-            check(&components::ALL, b);
-            check(&components::GROUPS4, b);
-        });
-        each("connectx", &|b| check(&connectx::WIN, b));
-        each("connectx-perft", &|b| check(&connectx::PERFT, b));
-        each("meteor", &|b| check(&meteor::METEOR, b));
-        each("cephalopod", &|b| check(&cephalopod::CEPHALOPOD, b));
-    }
 }

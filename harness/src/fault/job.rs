@@ -10,11 +10,11 @@
 //! exclusion costs the work done before the fault again, once per
 //! faulting variant; a clean run costs one process start per workload.
 
-use super::PROBE_ENV;
 use super::beacon::{Batch, Step};
 use super::probe::Prober;
 use super::watch::{self, Deadline, Ended};
 use super::{Excluded, Fault, Finding};
+use super::{JOB_ENV, PROBE_ENV};
 use crate::bench::BenchOptions;
 use crate::check::{CheckOptions, CheckReport};
 use crate::entry::Suite;
@@ -27,9 +27,6 @@ use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-
-/// The environment variable carrying a [`Spec`] (JSON) to the child.
-pub(crate) const JOB_ENV: &str = "BITBENCH_JOB";
 
 /// Whether this process is a job's child or a probe: its parent already
 /// checked the workloads' registrations.

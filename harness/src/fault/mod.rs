@@ -31,6 +31,9 @@ use std::time::Duration;
 /// its kernel in process, so that its fault is the probe's own.
 pub(crate) const ISOLATE_ENV: &str = "BITBENCH_ISOLATE";
 
+/// The environment variable carrying a job's spec (JSON) to its child.
+pub(crate) const JOB_ENV: &str = "BITBENCH_JOB";
+
 /// Set in a probe: it runs one `solve`, so the program need not build
 /// every variant of every workload first (its parent did).
 pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
@@ -66,8 +69,7 @@ pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
 
 /// Whether this process should run user kernels in a watched child.
 pub(crate) fn isolating() -> bool {
-    std::env::var_os(ISOLATE_ENV).is_none_or(|v| v != "0")
-        && std::env::var_os(job::JOB_ENV).is_none()
+    std::env::var_os(ISOLATE_ENV).is_none_or(|v| v != "0") && std::env::var_os(JOB_ENV).is_none()
 }
 
 /// Parses `--timeout`: seconds, a positive number.
