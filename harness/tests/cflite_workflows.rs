@@ -9,17 +9,20 @@ use common::workflow;
 
 /// `project.yaml`'s sanitizers, after checking its language.
 fn project_sanitizers() -> Vec<String> {
-    let project = workflow::read(".clusterfuzzlite/project.yaml");
-    assert_eq!(workflow::values(&project, "language"), ["rust"]);
-    let sanitizers = workflow::list(&project, "sanitizers");
-    assert_eq!(sanitizers, ["address"], "{project}");
+    let project = workflow::load(".clusterfuzzlite/project.yaml");
+    assert_eq!(
+        workflow::scalar(&project["language"]).as_deref(),
+        Some("rust")
+    );
+    let sanitizers = workflow::strings(&project["sanitizers"]);
+    assert_eq!(sanitizers, ["address"], "{project:?}");
     sanitizers
 }
 
 /// Asserts that `file` runs on `event` only and fuzzes in `mode`, with
 /// every sanitizer of project.yaml.
 fn assert_fuzzes(file: &str, event: &str, mode: &str) {
-    let yaml = workflow::read(&format!(".github/workflows/{file}"));
+    let yaml = workflow::load(&format!(".github/workflows/{file}"));
     let events = workflow::events(&yaml);
     assert!(events.iter().any(|e| e == event), "{file}: {events:?}");
     let other = if event == "schedule" {
@@ -32,7 +35,7 @@ fn assert_fuzzes(file: &str, event: &str, mode: &str) {
     let jobs = workflow::jobs(&yaml);
     assert_eq!(jobs.len(), 1, "{file}: {jobs:#?}");
     assert_eq!(
-        workflow::list(&jobs[0].text, "sanitizer"),
+        workflow::strings(&jobs[0].yaml["strategy"]["matrix"]["sanitizer"]),
         project_sanitizers(),
         "{file}"
     );
