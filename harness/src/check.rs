@@ -1,9 +1,9 @@
 //! Differential checking: every variant against the oracle.
 //!
-//! Every batch a variant runs is announced first ([`crate::fault::beacon`]),
+//! Every batch a variant runs is announced first (`crate::fault::beacon`),
 //! so that when this runs in a watched child and a variant crashes or
 //! hangs, the parent knows which variant and which chunk of which pass,
-//! and can rebuild that chunk's inputs ([`inputs_of`]) to find the one
+//! and can rebuild that chunk's inputs (`inputs_of`) to find the one
 //! that does it. A variant found to fault is run no more
 //! ([`CheckOptions::exclude`]); when it is the oracle, nothing is checked.
 //!

@@ -1,5 +1,5 @@
 //! The command line every bitbench program gets: clap definitions and the
-//! dispatch to one module per subcommand ([`crate::cmd`]).
+//! dispatch to one module per subcommand (`src/cmd/`).
 //!
 //! This is the only place that turns errors into exit codes: 0 ok, 1 a
 //! check or gate failed, 2 bad usage or input.
