@@ -43,6 +43,7 @@ pub fn rec(
         paired: None,
         disturbance: None,
         unit_plural: None,
+        profile: None,
     }
 }
 
