@@ -19,6 +19,7 @@ pub mod numbers;
 mod page;
 mod palette;
 mod plan;
+pub mod profile;
 mod reference;
 mod report;
 pub mod results;
