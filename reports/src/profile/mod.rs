@@ -8,7 +8,8 @@
 //! as a library). [`Delta`] ranks functions by the change of their self
 //! cost per element, with one "rest" row so the rows add up exactly to the
 //! record's total change, and ranks the source lines of one function when
-//! that function holds the change.
+//! that function holds the change. [`flamegraph_svg`] and
+//! [`differential_svgs`] draw the profiles with `inferno`.
 //!
 //! A function is its demangled name with Rust's `::h…` hash and callgrind's
 //! recursion suffix (`walk'2`) removed, so every recursion level is one
@@ -24,10 +25,12 @@
 
 mod callgrind;
 mod delta;
+mod flame;
 mod measure;
 mod symbol;
 mod table;
 
 pub use callgrind::{FormatError, Function, Profile, ReadError, SourceLine};
 pub use delta::{Change, DOMINANT_SHARE, Delta, FunctionRow, LineRow, LineTable, Rest};
+pub use flame::{Flame, FlameError, differential_svgs, flamegraph_svg, folded};
 pub use measure::{Measure, MetricError};
