@@ -9,7 +9,8 @@
 //! cost per element, with one "rest" row so the rows add up exactly to the
 //! record's total change, and ranks the source lines of one function when
 //! that function holds the change. [`flamegraph_svg`] and
-//! [`differential_svgs`] draw the profiles with `inferno`.
+//! [`differential_svgs`] draw the profiles with `inferno`, and [`store()`]
+//! keeps a profile beside its results file, compressed when large.
 //!
 //! A function is its demangled name with Rust's `::h…` hash and callgrind's
 //! recursion suffix (`walk'2`) removed, so every recursion level is one
@@ -27,6 +28,7 @@ mod callgrind;
 mod delta;
 mod flame;
 mod measure;
+mod store;
 mod symbol;
 mod table;
 
@@ -34,3 +36,4 @@ pub use callgrind::{FormatError, Function, Profile, ReadError, SourceLine};
 pub use delta::{Change, DOMINANT_SHARE, Delta, FunctionRow, LineRow, LineTable, Rest};
 pub use flame::{Flame, FlameError, differential_svgs, flamegraph_svg, folded};
 pub use measure::{Measure, MetricError};
+pub use store::{COMPRESS_ABOVE, store};
