@@ -158,6 +158,11 @@ enum Command {
         /// Output directory.
         #[arg(long, value_name = "DIR", default_value = cmd::report::DEFAULT_DIR)]
         out: PathBuf,
+        /// Also draw a flame graph (SVG, in flamegraphs/) of every counted
+        /// instruction record that kept its callgrind profile, linked from
+        /// the pages.
+        #[arg(long)]
+        flamegraphs: bool,
     },
     /// Count instructions per element under valgrind (gungraun), verified first.
     ///
@@ -385,8 +390,12 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
                 &program,
             )?;
         }
-        Command::Report { results, out } => {
-            cmd::report::run(suite, &results, &out)?;
+        Command::Report {
+            results,
+            out,
+            flamegraphs,
+        } => {
+            cmd::report::run(suite, &results, &out, flamegraphs)?;
         }
         #[cfg(feature = "count")]
         Command::Count(args) => cmd::count::main(suite, args)?,

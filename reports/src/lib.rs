@@ -11,6 +11,7 @@ pub mod compare;
 mod dataset;
 pub mod disturbance;
 pub mod export;
+mod flamegraphs;
 mod font;
 pub mod history;
 pub mod interval;
@@ -26,6 +27,7 @@ pub mod results;
 mod scale;
 
 pub use dataset::Source;
+pub use flamegraphs::FlameGraphFile;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{

@@ -35,6 +35,12 @@ const DOUBTS_ID: &str = "may-not-hold";
 /// Most not-measured records listed individually on a page.
 const MAX_LISTED: usize = 60;
 
+/// What the flame graphs section says its graphs show.
+const FLAMEGRAPHS: &str = "Where each counted record spends its instructions, \
+     from its callgrind profile of one batch: a frame is as wide as the \
+     instructions of its function and what it calls from there; recursion \
+     shows as one frame.";
+
 pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -345,6 +351,21 @@ pub(crate) fn html(c: &Contents<'_>) -> String {
             hh = c.size.1,
         );
     }
+    if !report.flamegraphs.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h2 id=\"flame-graphs\">Flame graphs</h2>\n<p>{FLAMEGRAPHS}</p>\n<ul>"
+        );
+        for f in &report.flamegraphs {
+            let _ = writeln!(
+                h,
+                "<li><a href=\"{}\">{}</a></li>",
+                esc(&f.svg),
+                esc(&f.label)
+            );
+        }
+        h.push_str("</ul>\n");
+    }
     if !report.skipped.is_empty() || !not_measured.is_empty() {
         h.push_str("<h2>Not shown</h2>\n<ul>\n");
         for s in &report.skipped {
@@ -474,6 +495,12 @@ pub(crate) fn markdown(c: &Contents<'_>) -> String {
             "\n![{}]({})\n\n{} ([SVG]({}))",
             c.title, c.png, c.caption, c.svg
         );
+    }
+    if !report.flamegraphs.is_empty() {
+        let _ = writeln!(m, "\n## Flame graphs\n\n{FLAMEGRAPHS}\n");
+        for f in &report.flamegraphs {
+            let _ = writeln!(m, "- [{}]({})", f.label.replace(['[', ']'], ""), f.svg);
+        }
     }
     if !report.skipped.is_empty() || !not_measured.is_empty() {
         m.push_str("\n## Not shown\n\n");

@@ -8,6 +8,7 @@ use crate::chart::{self, Figure};
 use crate::compare::default_threshold;
 use crate::dataset::{Facet, Source, WorkloadView};
 use crate::disturbance::concern;
+use crate::flamegraphs::{self, FlameGraphFile};
 use crate::interval::{self, Interval};
 use crate::page::{self, Contents};
 use crate::plan::{self, LevelTable, Planned, ns};
@@ -24,6 +25,10 @@ pub struct ReportOptions {
     pub command: String,
     /// Workloads the caller knows about; absent ones are reported as skipped.
     pub expected_workloads: Vec<String>,
+    /// `Some(root)`: draw a flame graph of every counted instruction record
+    /// that kept its callgrind profile, its stacks rooted at the functions
+    /// named like `root` (see [`Flame::root`](crate::profile::Flame::root)).
+    pub flamegraphs: Option<String>,
 }
 
 /// One chart written to the report directory.
@@ -57,6 +62,9 @@ pub struct Report {
     pub markdown: PathBuf,
     /// Every chart, in page order.
     pub charts: Vec<ChartFile>,
+    /// Every flame graph (with [`ReportOptions::flamegraphs`]), in file
+    /// and record order.
+    pub flamegraphs: Vec<FlameGraphFile>,
     /// What was left out and why, one line each.
     pub skipped: Vec<String>,
 }
@@ -131,6 +139,10 @@ pub fn render(
             });
         }
     }
+    let flamegraphs = match &options.flamegraphs {
+        Some(root) => flamegraphs::draw(sources, out, root, &mut skipped)?,
+        None => Vec::new(),
+    };
     let mut not_measured: Vec<(String, &Record)> = sources
         .iter()
         .flat_map(|s| s.file.records.iter().map(move |r| (s.label.clone(), r)))
@@ -144,6 +156,7 @@ pub fn render(
         index: out.join("index.html"),
         markdown: out.join("report.md"),
         charts,
+        flamegraphs,
         skipped,
     };
     let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v)).collect();

@@ -84,6 +84,7 @@ fn a_two_level_file_gets_every_chart_and_the_level_view() {
     let options = ReportOptions {
         command: "bitbench report matrix.json".into(),
         expected_workloads: vec!["popcount".into()],
+        ..Default::default()
     };
     let report = render(&sources, &dir, &options).unwrap();
     let stems: BTreeSet<String> = report

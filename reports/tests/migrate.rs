@@ -12,6 +12,7 @@ fn options() -> ReportOptions {
     ReportOptions {
         command: "bitbench report".into(),
         expected_workloads: Vec::new(),
+        ..Default::default()
     }
 }
 

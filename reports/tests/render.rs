@@ -13,6 +13,7 @@ fn options(expected: &[&str]) -> ReportOptions {
     ReportOptions {
         command: "bitbench report test.json".into(),
         expected_workloads: expected.iter().map(|s| (*s).to_owned()).collect(),
+        ..Default::default()
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Reads one or more results files (several combine, each labelled by its
 //! file name), writes SVG/PNG charts, `index.html` and `report.md` into the
-//! output directory, and says what it left out.
+//! output directory, and says what it left out. With `--flamegraphs`, each
+//! counted record that kept its callgrind profile gets a flame graph too.
 
 use crate::entry::Suite;
 use crate::error::Error;
@@ -13,14 +14,24 @@ use std::path::{Path, PathBuf};
 /// Default output directory of `bitbench report`.
 pub const DEFAULT_DIR: &str = "report";
 
-/// Renders `results` into `out`; prints what was skipped and where the
-/// page is.
-pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, Error> {
+/// Where flame graphs of counted records start: the function `count`
+/// measures (`counting::counted_region`), whose path ends so.
+const FLAME_ROOT: &str = "counting::counted_region";
+
+/// Renders `results` into `out`, with a flame graph per counted record
+/// that kept its profile when `flamegraphs`; prints what was skipped and
+/// where the page is.
+pub fn run(
+    suite: &Suite,
+    results: &[PathBuf],
+    out: &Path,
+    flamegraphs: bool,
+) -> Result<Report, Error> {
     if results.is_empty() {
         return Err(Error::usage("report: give at least one results file"));
     }
     let sources = Source::load(results)?;
-    let report = render(suite, &sources, out)?;
+    let report = draw(suite, &sources, out, flamegraphs)?;
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
     Ok(report)
@@ -29,6 +40,11 @@ pub fn run(suite: &Suite, results: &[PathBuf], out: &Path) -> Result<Report, Err
 /// Renders already-loaded sources (the main job passes its fresh results)
 /// and prints the skipped lines; the caller prints the summary.
 pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, Error> {
+    draw(suite, sources, out, false)
+}
+
+/// [`render`], drawing flame graphs too when `flamegraphs`.
+fn draw(suite: &Suite, sources: &[Source], out: &Path, flamegraphs: bool) -> Result<Report, Error> {
     if out.is_file() {
         return Err(Error::usage(format!(
             "--out {}: is a file, expected a directory",
@@ -42,6 +58,7 @@ pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, E
             .iter()
             .map(|w| w.name().to_owned())
             .collect(),
+        flamegraphs: flamegraphs.then(|| FLAME_ROOT.to_owned()),
     };
     let report =
         reports::render(sources, out, &options).map_err(|e| Error::usage(e.to_string()))?;
@@ -53,5 +70,8 @@ pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, E
         report.charts.len(),
         report.dir.display()
     );
+    if flamegraphs {
+        outln!("flame graphs: {}", report.flamegraphs.len());
+    }
     Ok(report)
 }
