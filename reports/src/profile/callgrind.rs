@@ -555,6 +555,15 @@ totals: 48 5
     }
 
     #[test]
+    fn instruction_and_line_positions_both_compress() {
+        let text = "positions: instr line\nevents: Ir\nfn=f\n0x10 3 5\n+4 +2 1\n* -1 2\n";
+        let p = Profile::parse(text).unwrap();
+        let f = p.function("f").unwrap();
+        let lines: Vec<_> = f.lines().map(|(l, c)| (l.line, c[0])).collect();
+        assert_eq!(lines, [(3, 5), (4, 2), (5, 1)]);
+    }
+
+    #[test]
     fn jumps_carry_no_cost_and_missing_totals_are_summed() {
         let text = "events: Ir\nfn=f\n3 7\njump=1 9\n5\n6 1\n";
         let p = Profile::parse(text).unwrap();

@@ -3,9 +3,10 @@
 //!
 //! A results record says *whether* a counted kernel changed; the profile
 //! `count` keeps beside it says *where*. [`Profile`] reads callgrind's
-//! output format (our own small reader: the format is a few line kinds, and
-//! we need per-line costs and call edges that no maintained crate exposes
-//! as a library). [`Delta`] ranks functions by the change of their self
+//! output format with a small reader of our own: the format is a few line
+//! kinds, and we need per-line costs and call edges, which no maintained
+//! crate offers as a library (gungraun's runner parses profiles for its
+//! own summaries only). [`Delta`] ranks functions by the change of their self
 //! cost per element, with one "rest" row so the rows add up exactly to the
 //! record's total change, and ranks the source lines of one function when
 //! that function holds the change. [`flamegraph_svg`] and

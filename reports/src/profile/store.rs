@@ -19,7 +19,8 @@ pub const COMPRESS_ABOVE: u64 = 64 * 1024;
 /// Copies the callgrind profile `src` to `dest` plus `.callgrind`, or plus
 /// `.callgrind.gz` when it is larger than [`COMPRESS_ABOVE`] (or already
 /// compressed), and returns the path written. `dest` may hold dots
-/// (`density:0.5`); nothing of it is taken for an extension.
+/// (`density:0.5`); nothing of it is taken for an extension. Its directory
+/// must exist.
 pub fn store(src: &Path, dest: &Path) -> io::Result<PathBuf> {
     let bytes = fs::read(src)?;
     let gzipped = bytes.starts_with(&[0x1f, 0x8b]);

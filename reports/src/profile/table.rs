@@ -85,8 +85,8 @@ impl Delta {
     }
 }
 
-/// Rows of cells under a header; the first column is a name, the others
-/// are numbers (right-aligned).
+/// Rows of cells under a header, the rest row last; the first column is a
+/// name, the others are numbers (right-aligned).
 struct Grid {
     rows: Vec<Vec<String>>,
 }
@@ -142,9 +142,10 @@ impl Grid {
             self.rows[0].join(" | "),
             "--:|".repeat(columns - 1)
         );
-        for row in &self.rows[1..] {
+        let rest = self.rows.len() - 1;
+        for (i, row) in self.rows.iter().enumerate().skip(1) {
             let name = row[0].replace('|', "\\|");
-            let name = if name.starts_with('(') {
+            let name = if i == rest {
                 format!("*{name}*")
             } else {
                 format!("`{name}`")
