@@ -52,6 +52,7 @@ pub mod counting;
 
 // Everything else is the crate's own.
 mod ab;
+mod attribution;
 mod bench;
 mod cmd;
 mod cores;

@@ -19,7 +19,24 @@ use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
 use std::path::Path;
 use std::process::{Command, Output};
 
-const BASE: &str = "let _ = black_box(0); walk(x)";
+/// Three `#[inline(never)]` helpers, each a dependent loop of its own
+/// length, one after the other: `ab`'s table ranks them by name.
+fn helpers(head: u64, middle: u64, tail: u64) -> String {
+    format!(
+        "#[inline(always)] fn spin(mut x: u64, n: u64) -> u64 {{ \
+             for _ in 0..black_box(n) {{ x = x.wrapping_mul(6364136223846793005) \
+             .wrapping_add(1442695040888963407) ^ (x >> 29); }} x }} \
+         #[inline(never)] fn head(x: u64) -> u64 {{ spin(x, {head}) }} \
+         #[inline(never)] fn middle(x: u64) -> u64 {{ spin(x, {middle}) }} \
+         #[inline(never)] fn tail(x: u64) -> u64 {{ spin(x, {tail}) }} \
+         let _ = walk; tail(middle(head(x)))"
+    )
+}
+
+/// The base: 2000 steps in all, as `walk` takes.
+fn base_body() -> String {
+    helpers(700, 700, 600)
+}
 /// Every third input's answer changes.
 const CHANGED_ANSWER: &str = "let r = walk(x); if x % 3 == 0 { r ^ 1 } else { r }";
 /// The loop three times over, the same answers: three times the time and
@@ -60,11 +77,18 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
     let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
     loop_fixture::init(&dir, "abfix");
     std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
-    let base = commit(&dir, BASE, "base");
+    let base = commit(&dir, &base_body(), "base");
     let changed = commit(&dir, CHANGED_ANSWER, "one changed answer");
     let slower = commit(&dir, THREE_TIMES, "three times slower");
     let broken = commit(&dir, "walk(x) +", "does not compile");
-    let again = commit(&dir, BASE, "the base again");
+    let again = commit(&dir, &base_body(), "the base again");
+    // One helper does 5 % more work; then one less and another more.
+    let grown = commit(&dir, &helpers(700, 735, 600), "middle does 5 % more");
+    let mixed = commit(
+        &dir,
+        &helpers(630, 700, 720),
+        "head 10 % less, tail 20 % more",
+    );
     // The driver: the fixture's own binary, copied away from the target
     // directory the revision builds write to.
     let driver = dir.join("driver");
@@ -185,10 +209,127 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         paired[0]
     );
 
-    for sha in [&base, &changed, &slower, &again, &broken] {
+    if tool_missing("valgrind") || tool_missing("gungraun-runner") {
+        eprintln!("where it changed not asserted: valgrind or gungraun-runner missing");
+    } else {
+        where_it_changed(&driver, &dir, [&base, &grown, &mixed]);
+    }
+
+    for sha in [&base, &changed, &slower, &again, &broken, &grown, &mixed] {
         std::fs::remove_dir_all(kept.join(sha)).ok();
         std::fs::remove_dir_all(kept.join("src").join(sha)).ok();
     }
     std::fs::remove_dir_all(&loose).ok();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The rows of the `where` table of the instructions row in `ab`'s JSON
+/// (`function`, `self_cost` before, after and delta per element), its
+/// rest row and the row itself.
+fn where_rows(
+    json: &serde_json::Value,
+) -> (Vec<serde_json::Value>, serde_json::Value, serde_json::Value) {
+    let row = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "instructions")
+        .cloned()
+        .expect("an instructions row");
+    let table = &row["where"]["table"];
+    let rows = table["rows"].as_array().cloned().unwrap_or_default();
+    (rows, table["rest"].clone(), row)
+}
+
+/// `ab` on a commit that makes one helper do 5 % more work names it first,
+/// with rows that add up to the record's change, a flame graph that marks
+/// it grown and a Markdown table; one helper better and another worse are
+/// two rows of opposite sign.
+fn where_it_changed(driver: &Path, dir: &Path, [base, grown, mixed]: [&str; 3]) {
+    let out = dir.join("where.json");
+    let args = |b: &str, format: &str| {
+        let mut args: Vec<String> = [base, b, "--metric", "instructions", "--threshold", "0.5"]
+            .map(str::to_owned)
+            .to_vec();
+        args.extend(["--format", format, "--out"].map(str::to_owned));
+        args.push(out.display().to_string());
+        args
+    };
+    let run = |args: Vec<String>| {
+        loop_fixture::command(driver, dir)
+            .arg("ab")
+            .args(args)
+            .output()
+            .expect("the fixture runs")
+    };
+    let o = run(args(grown, "json"));
+    let (text_out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{text_out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&text_out).expect("JSON");
+    let (rows, rest, row) = where_rows(&json);
+    assert!(!rows.is_empty(), "{row}");
+    let first = &rows[0];
+    assert!(
+        first["function"].as_str().unwrap().ends_with("middle"),
+        "{row}"
+    );
+    let cost = &first["self_cost"];
+    let (before, after) = (
+        cost["before"].as_f64().unwrap(),
+        cost["after"].as_f64().unwrap(),
+    );
+    assert!(after > before * 1.04 && after < before * 1.06, "{first}");
+    // The rows and the rest add up to the record's change.
+    let change: f64 = rows
+        .iter()
+        .map(|r| r["self_cost"]["delta"].as_f64().unwrap())
+        .sum::<f64>()
+        + rest["cost"]["delta"].as_f64().unwrap();
+    let total = row["b"].as_f64().unwrap() - row["a"].as_f64().unwrap();
+    assert!(
+        (change - total).abs() <= total.abs() * 1e-6 + 1e-6,
+        "{change} vs {total}: {row}"
+    );
+    // The flame graph marks the helper grown: its frame is red.
+    let svg = row["where"]["flame_graphs"][0]
+        .as_str()
+        .expect("a flame graph");
+    let svg = std::fs::read_to_string(svg).unwrap();
+    let frame = svg
+        .split("<g>")
+        .find(|g| g.contains("middle (") || g.contains("::middle"))
+        .expect("middle's frame");
+    let fill = frame.split("fill=\"rgb(").nth(1).expect("a fill");
+    let rgb: Vec<u32> = fill
+        .split(')')
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|c| c.trim().parse().unwrap())
+        .collect();
+    assert!(rgb[0] > rgb[2], "grown means red, not blue: {frame}");
+
+    let o = run(args(grown, "markdown"));
+    let (md, err) = text(&o);
+    assert!(
+        md.contains("#### Where steps loop random instructions"),
+        "{md}{err}"
+    );
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with('|') && l.contains("middle")),
+        "{md}"
+    );
+
+    let o = run(args(mixed, "json"));
+    let (text_out, err) = text(&o);
+    let json: serde_json::Value = serde_json::from_str(&text_out).expect("JSON");
+    let (rows, _, row) = where_rows(&json);
+    let change = |name: &str| {
+        rows.iter()
+            .find(|r| r["function"].as_str().unwrap().ends_with(name))
+            .map(|r| r["self_cost"]["delta"].as_f64().unwrap())
+            .unwrap_or_else(|| panic!("no {name} row: {row}{err}"))
+    };
+    assert!(change("head") < 0.0 && change("tail") > 0.0, "{row}");
 }

@@ -17,6 +17,7 @@ mod table;
 
 pub use table::{Outcome, Pinning, Row};
 
+use crate::attribution::{self, Attribution, Counted};
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::revision::{self, Side};
@@ -73,6 +74,10 @@ pub struct Options {
     /// The core both builds run on (`--core`); `None`: the least busy
     /// core, chosen again for each record.
     pub core: Option<usize>,
+    /// Count with the cache simulation (`--cache`): D1 and LL misses can
+    /// be judged and ranked per function, and a time change that
+    /// instructions do not explain gets the D1 misses' table.
+    pub cache: bool,
 }
 
 /// Measuring time per record when `--seconds` is not given.
@@ -153,6 +158,12 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         Builds::Binaries(a, b) => revision::binaries(a, b)?,
     };
     let (date, stamp) = crate::machine::now();
+    let path = options
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/ab-{stamp}.json")));
+    // Profiles and flame graphs go beside the results file.
+    let beside = path.with_extension("");
     let mut machine = crate::machine::machine(&options.machine);
     let mut a = Build::start(a, options.timeout);
     let mut b = Build::start(b, options.timeout);
@@ -236,19 +247,31 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
                 .to_owned(),
         );
     }
-    if metrics.contains(&Metric::Instructions) {
-        match count_tools() {
+    let counted: Vec<Metric> = metrics.iter().copied().filter(|m| m.exact()).collect();
+    let counter = Counter {
+        seed: options.seed,
+        sides: [&a, &b],
+        files: &files,
+        cache: options.cache || counted.iter().any(|&m| m != Metric::Instructions),
+        beside: &beside,
+    };
+    let tools = count_tools();
+    if !counted.is_empty() {
+        match &tools {
             Some(reason) => notes.push(format!("instructions: not counted: {reason}")),
-            None => rows.extend(instructions(
-                &planned,
-                options.seed,
-                [&a, &b],
-                &files,
-                threshold(Metric::Instructions),
-                &mut records,
-            )),
+            None => {
+                let judged = counter.judge(&planned, &counted, &threshold, &mut records);
+                rows.extend(judged);
+            }
         }
     }
+    attribute_time(
+        &mut rows,
+        &planned,
+        &counter,
+        tools.as_deref(),
+        &mut records,
+    );
     machine.load_end = crate::machine::load_average();
     let pinning = match (options.core, cores.as_slice()) {
         (Some(core), _) => Pinning::Named(core),
@@ -267,13 +290,9 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     if let Some(line) = &outcome.warning {
         eprintln!("ab: {line}");
     }
-    let path = options
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("results/ab-{stamp}.json")));
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut file = ResultsFile::new(date, command, machine, crate::machine::build());
-    file.records = records;
+    file.records = keep_profiles(records, &files, &beside);
     file.write(&path)?;
     eprintln!("ab: results written to {}", path.display());
     outcome.exit()
@@ -859,67 +878,263 @@ pub fn count_tools() -> Option<String> {
     Some("this program was built without bitbench's `count` feature".to_owned())
 }
 
-/// Both builds' `count --out` for the planned records, one run per
-/// workload, compared exactly.
-fn instructions(
-    planned: &[Planned],
+/// One workload's planned records and both builds' counts of them.
+type Counts<'p> = (Vec<&'p Planned>, Result<[ResultsFile; 2], Error>);
+
+/// Counts records in both builds (`count --out`, one run per workload
+/// and build) and says where the changed ones changed.
+struct Counter<'a> {
     seed: u64,
-    sides: [&Side; 2],
-    files: &Path,
-    threshold: f64,
-    records: &mut Vec<Record>,
-) -> Vec<Row> {
-    let mut rows = Vec::new();
-    let mut workloads: Vec<&str> = planned.iter().map(|p| p.workload.as_str()).collect();
-    workloads.dedup();
-    for workload in workloads {
-        let mine: Vec<&Planned> = planned.iter().filter(|p| p.workload == workload).collect();
-        let mut variants: Vec<String> = mine.iter().map(|p| p.variant.clone()).collect();
-        let mut sets: Vec<String> = mine.iter().map(|p| p.set.clone()).collect();
-        variants.sort();
-        variants.dedup();
-        sets.sort();
-        sets.dedup();
-        let run = |side: &Side| {
-            let out = files.join(format!("count-{workload}-{}.json", side.label));
-            eprintln!("ab: counting instructions of {workload} in {}", side.label);
-            oneshot::measure(
-                &side.exe,
-                &["count"],
-                workload,
-                &variants,
-                &sets,
-                seed,
-                &out,
-            )
-        };
-        let counted = run(sides[0]).and_then(|fa| Ok((run(sides[1])?, fa)));
-        let (fb, fa) = match counted {
-            Ok(files) => files,
-            Err(e) => {
-                for p in mine {
-                    let mut row = Row::new(p, "instructions", "");
-                    row.verdict = Verdict::NotComparable(e.to_string());
-                    rows.push(row);
+    sides: [&'a Side; 2],
+    /// Where the builds' results files go.
+    files: &'a Path,
+    /// With the cache simulation.
+    cache: bool,
+    /// Where the flame graphs go.
+    beside: &'a Path,
+}
+
+impl Counter<'_> {
+    /// Both builds' counts of `planned`, per workload: A's and B's results
+    /// files (their profiles relative to `files`), or why not.
+    fn count<'p>(&self, planned: &[&'p Planned]) -> Vec<Counts<'p>> {
+        let mut workloads: Vec<&str> = planned.iter().map(|p| p.workload.as_str()).collect();
+        workloads.dedup();
+        workloads
+            .into_iter()
+            .map(|workload| {
+                let mine: Vec<&Planned> = planned
+                    .iter()
+                    .copied()
+                    .filter(|p| p.workload == workload)
+                    .collect();
+                let mut variants: Vec<String> = mine.iter().map(|p| p.variant.clone()).collect();
+                let mut sets: Vec<String> = mine.iter().map(|p| p.set.clone()).collect();
+                variants.sort();
+                variants.dedup();
+                sets.sort();
+                sets.dedup();
+                let run = |side: &Side| {
+                    let out = self
+                        .files
+                        .join(format!("count-{workload}-{}.json", side.label));
+                    eprintln!("ab: counting instructions of {workload} in {}", side.label);
+                    let command: &[&str] = if self.cache {
+                        &["count", "--cache"]
+                    } else {
+                        &["count"]
+                    };
+                    oneshot::measure(
+                        &side.exe, command, workload, &variants, &sets, self.seed, &out,
+                    )
+                };
+                let counted = run(self.sides[0]).and_then(|fa| Ok([fa, run(self.sides[1])?]));
+                (mine, counted)
+            })
+            .collect()
+    }
+
+    /// Both builds' counts of the planned records, compared exactly on
+    /// `metrics`; a row that moved beyond its threshold says where.
+    fn judge(
+        &self,
+        planned: &[Planned],
+        metrics: &[Metric],
+        threshold: &dyn Fn(Metric) -> f64,
+        records: &mut Vec<Record>,
+    ) -> Vec<Row> {
+        let mut rows = Vec::new();
+        let all: Vec<&Planned> = planned.iter().collect();
+        for (mine, counted) in self.count(&all) {
+            let [fa, fb] = match counted {
+                Ok(files) => files,
+                Err(e) => {
+                    for p in mine {
+                        for &metric in metrics {
+                            let mut row = Row::new(p, metric.as_str(), "");
+                            row.verdict = Verdict::NotComparable(e.to_string());
+                            rows.push(row);
+                        }
+                    }
+                    continue;
                 }
-                continue;
-            }
-        };
-        let compared = compare(&fa, &fb, &[Metric::Instructions], Some(threshold));
-        rows.extend(
-            compared
-                .rows
-                .iter()
-                .filter(|r| {
+            };
+            for &metric in metrics {
+                let compared = compare(&fa, &fb, &[metric], Some(threshold(metric)));
+                for r in compared.rows.iter().filter(|r| {
                     mine.iter()
                         .any(|p| p.variant == r.new.variant && p.set == r.new.input_set)
-                })
-                .map(|r| Row::from_compared(r, "instructions")),
-        );
-        labelled(records, &fa, sides[0]);
-        labelled(records, &fb, sides[1]);
+                }) {
+                    let mut row = Row::from_compared(r, metric.as_str());
+                    if matches!(row.verdict, Verdict::Regressed | Verdict::Improved) {
+                        row.attribution = Some(self.attribute(r.base, r.new, metric));
+                    }
+                    rows.push(row);
+                }
+            }
+            labelled(records, &fa, self.sides[0]);
+            labelled(records, &fb, self.sides[1]);
+        }
+        rows
     }
-    rows
+
+    /// Where `b` changed from `a` in `metric`, its flame graphs beside the
+    /// results file.
+    fn attribute(&self, a: &Record, b: &Record, metric: Metric) -> Attribution {
+        let stem = attribution::stem(b, metric);
+        Attribution::between(
+            Counted {
+                dir: self.files,
+                record: a,
+            },
+            Counted {
+                dir: self.files,
+                record: b,
+            },
+            metric,
+            Some(&self.beside.join(stem)),
+        )
+    }
+}
+
+/// Says where each time regression came from: the instruction row's
+/// table when instructions moved too; else, since the instructions did
+/// not explain it, that sentence and (with `--cache`) the D1 misses'
+/// table. Records not counted yet are counted now, in both builds.
+fn attribute_time(
+    rows: &mut [Row],
+    planned: &[Planned],
+    counter: &Counter<'_>,
+    tools: Option<&str>,
+    records: &mut Vec<Record>,
+) {
+    let same = |r: &Row, p: &Planned| {
+        r.workload == p.workload && r.variant == p.variant && r.input_set == p.set
+    };
+    let regressed: Vec<&Planned> = planned
+        .iter()
+        .filter(|p| {
+            rows.iter()
+                .any(|r| same(r, p) && r.metric == "time" && r.verdict == Verdict::Regressed)
+        })
+        .collect();
+    if regressed.is_empty() {
+        return;
+    }
+    if let Some(reason) = tools {
+        for row in rows
+            .iter_mut()
+            .filter(|r| r.metric == "time" && r.verdict == Verdict::Regressed)
+        {
+            row.attribution = Some(Attribution::note(
+                Metric::Instructions,
+                attribution::not_countable(reason),
+            ));
+        }
+        return;
+    }
+    let uncounted: Vec<&Planned> = regressed
+        .iter()
+        .copied()
+        .filter(|p| {
+            !rows
+                .iter()
+                .any(|r| same(r, p) && r.metric == "instructions")
+        })
+        .collect();
+    let mut fresh = Vec::new();
+    for (_, counted) in counter.count(&uncounted) {
+        if let Ok(files) = counted {
+            labelled(records, &files[0], counter.sides[0]);
+            labelled(records, &files[1], counter.sides[1]);
+            fresh.push(files);
+        }
+    }
+    for p in regressed {
+        let instructions = rows
+            .iter()
+            .find(|r| same(r, p) && r.metric == "instructions")
+            .map(|r| (r.change_pct, r.verdict.clone(), r.attribution.clone()));
+        let find = |file: &ResultsFile, metric: Metric| {
+            file.records
+                .iter()
+                .find(|r| r.metric == metric && r.variant == p.variant && r.input_set == p.set)
+                .cloned()
+        };
+        let pair = |metric| {
+            fresh
+                .iter()
+                .filter(|[fa, _]| fa.records.iter().any(|r| r.workload == p.workload))
+                .find_map(|[fa, fb]| Some((find(fa, metric)?, find(fb, metric)?)))
+        };
+        let attribution = match instructions {
+            Some((_, Verdict::Regressed | Verdict::Improved, Some(moved))) => moved,
+            counted => {
+                let pct = counted.as_ref().and_then(|(pct, ..)| *pct).or_else(|| {
+                    pair(Metric::Instructions).map(|(a, b)| (b.median / a.median - 1.0) * 100.0)
+                });
+                let unexplained = attribution::time_without_instructions(pct);
+                match pair(Metric::Instructions) {
+                    Some((a, _)) if a.status != Status::Ok => Attribution::note(
+                        Metric::Instructions,
+                        attribution::not_countable(a.reason.as_deref().unwrap_or("not counted")),
+                    ),
+                    _ if counter.cache => match pair(Metric::D1Misses) {
+                        Some((a, b)) => Attribution {
+                            note: Some(unexplained),
+                            ..counter.attribute(&a, &b, Metric::D1Misses)
+                        },
+                        None => Attribution::note(Metric::Instructions, unexplained),
+                    },
+                    Some((a, b))
+                        if pct.is_some_and(|pct| pct.abs() > 0.0) && a.profile.is_some() =>
+                    {
+                        Attribution {
+                            note: Some(unexplained),
+                            ..counter.attribute(&a, &b, Metric::Instructions)
+                        }
+                    }
+                    _ => Attribution::note(Metric::Instructions, unexplained),
+                }
+            }
+        };
+        for row in rows
+            .iter_mut()
+            .filter(|r| same(r, p) && r.metric == "time" && r.verdict == Verdict::Regressed)
+        {
+            row.attribution = Some(attribution.clone());
+        }
+    }
+}
+
+/// The records as the results file keeps them: each counted record's
+/// profile (relative to `files`, where the builds' counts wrote them)
+/// copied beside the results file, under the build's label, and the
+/// record pointed there.
+fn keep_profiles(records: Vec<Record>, files: &Path, beside: &Path) -> Vec<Record> {
+    let name = beside
+        .file_name()
+        .map_or_else(|| "ab".into(), |n| n.to_string_lossy().into_owned());
+    records
+        .into_iter()
+        .map(|mut r| {
+            let label = r
+                .source
+                .as_deref()
+                .and_then(|s| s.split(' ').next())
+                .unwrap_or("profile")
+                .to_owned();
+            r.profile = r.profile.take().and_then(|rel| {
+                let from = files.join(&rel);
+                let file = from.file_name()?.to_string_lossy().into_owned();
+                let to = beside.join(&label).join(&file);
+                std::fs::create_dir_all(to.parent()?).ok()?;
+                std::fs::copy(&from, &to).ok()?;
+                Some(format!("{name}/{label}/{file}"))
+            });
+            r
+        })
+        .collect()
 }
 
 #[cfg(test)]

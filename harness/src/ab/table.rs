@@ -1,6 +1,7 @@
 //! What `ab` prints: one row per (record, metric) with its verdict, as an
 //! aligned table, Markdown or JSON, and the exit the verdicts call for.
 
+use crate::attribution::Attribution;
 use crate::error::Error;
 use crate::revision::Side;
 use reports::compare::{self, Format, Verdict};
@@ -51,6 +52,10 @@ pub struct Row {
     /// Commands that reproduce a broken answer with each build.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub repro: Vec<String>,
+    /// Where a changed count, or a time regression, changed: the
+    /// functions ranked by their change, and the flame graphs.
+    #[serde(rename = "where", skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
 }
 
 impl Row {
@@ -74,6 +79,7 @@ impl Row {
             verdict: Verdict::NoChange,
             ratios: Vec::new(),
             repro: Vec::new(),
+            attribution: None,
         }
     }
 
@@ -100,7 +106,20 @@ impl Row {
             verdict: r.verdict.clone(),
             ratios: Vec::new(),
             repro: Vec::new(),
+            attribution: None,
         }
+    }
+
+    /// The row's name in the sections under the table.
+    fn title(&self) -> String {
+        format!(
+            "{} {} {} {}: {}",
+            self.workload,
+            self.variant,
+            self.input_set,
+            self.metric,
+            self.verdict.label()
+        )
     }
 
     fn cells(&self) -> [String; 8] {
@@ -243,6 +262,11 @@ impl Outcome {
                 let _ = writeln!(out, "  reproduce: {command}");
             }
         }
+        for r in &self.rows {
+            if let Some(attribution) = &r.attribution {
+                let _ = write!(out, "\nwhere {}\n{}", r.title(), attribution.text());
+            }
+        }
         for note in &self.notes {
             let _ = writeln!(out, "{note}");
         }
@@ -268,6 +292,16 @@ impl Outcome {
         for r in &self.rows {
             for command in &r.repro {
                 let _ = writeln!(out, "- reproduce: `{command}`");
+            }
+        }
+        for r in &self.rows {
+            if let Some(attribution) = &r.attribution {
+                let _ = write!(
+                    out,
+                    "\n#### Where {}\n\n{}",
+                    r.title(),
+                    attribution.markdown()
+                );
             }
         }
         for note in &self.notes {

@@ -85,6 +85,36 @@ pub fn main(args: Args) -> Result<(), Error> {
     run(&args.base, &args.new, &options)
 }
 
+/// `rendered` (the comparison in `format`) followed by where each changed
+/// record changed: sections under the table, or a `where` list in the
+/// JSON document.
+fn with_attributions(
+    rendered: String,
+    attributions: &[(String, crate::attribution::Attribution)],
+    format: Format,
+) -> String {
+    if attributions.is_empty() {
+        return rendered;
+    }
+    match format {
+        Format::Json => {
+            let mut doc: serde_json::Value =
+                serde_json::from_str(&rendered).expect("compare renders JSON");
+            doc["where"] = attributions
+                .iter()
+                .map(|(record, a)| serde_json::json!({ "record": record, "where": a }))
+                .collect();
+            serde_json::to_string_pretty(&doc).expect("JSON serialises") + "\n"
+        }
+        Format::Markdown => attributions.iter().fold(rendered, |out, (record, a)| {
+            format!("{out}\n#### Where {record}\n\n{}", a.markdown())
+        }),
+        Format::Text => attributions.iter().fold(rendered, |out, (record, a)| {
+            format!("{out}\nwhere {record}\n{}", a.text())
+        }),
+    }
+}
+
 /// Compares `new` against `base`.
 pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
     let metrics =
@@ -123,7 +153,20 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
             new.display(),
         )));
     }
-    out!("{}", comparison.render(options.format));
+    let dir = |p: &Path| p.parent().unwrap_or(Path::new("")).to_owned();
+    let attributions = crate::attribution::of_comparison(
+        &comparison.rows,
+        [&dir(base), &dir(new)],
+        &new.with_extension(""),
+    );
+    out!(
+        "{}",
+        with_attributions(
+            comparison.render(options.format),
+            &attributions,
+            options.format
+        )
+    );
     let threshold = options
         .threshold_pct
         .unwrap_or_else(|| reports::compare::default_threshold(Metric::Time));

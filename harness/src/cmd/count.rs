@@ -47,6 +47,13 @@ pub struct Args {
     /// times as long.
     #[arg(long)]
     cache: bool,
+    /// Do not keep callgrind's profile of each counted record. By default
+    /// they go into a directory beside the results file (named like it,
+    /// without `.json`; compressed when large), and each record points at
+    /// its own: `ab`, `compare` and `history bisect` rank the functions
+    /// whose counts changed from them, `report --flamegraphs` draws them.
+    #[arg(long)]
+    no_profiles: bool,
     /// Seconds the native verification of a batch may run beyond what it
     /// is expected to take before the variant counts as hung.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
@@ -83,6 +90,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         &selected,
         &options,
         args.cache,
+        !args.no_profiles,
         args.out.as_deref(),
         &machine,
         &program,
@@ -114,7 +122,8 @@ fn plan<'a>(
 }
 
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
-/// writes one results file, its machine named `machine`; returns its path
+/// writes one results file, its machine named `machine`, keeping each
+/// record's callgrind profile beside it when `profiles`; returns its path
 /// and contents. A variant that crashes or hangs in the native
 /// verification gets a record saying so and its finding printed (a repro
 /// line naming `program`); the file is written, then `Err(Failed)`.
@@ -122,6 +131,7 @@ pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
     cache_sim: bool,
+    profiles: bool,
     out: Option<&Path>,
     machine: &str,
     program: &str,
@@ -167,20 +177,21 @@ pub fn run(
             .map(|p| p.case.clone())
             .collect(),
     };
+    let target_cpu = machine::target_cpu();
+    let keep = profiles.then(|| Kept::beside(&path, target_cpu));
     let counts = if plan.cases.is_empty() {
         HashMap::new()
     } else {
-        run_gungraun(&plan)?
+        run_gungraun(&plan, keep.as_ref())?
     };
 
-    let target_cpu = machine::target_cpu();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut results = ResultsFile::new(date, command, machine::machine(machine), build);
     for p in planned {
         let key = (p.case.benchmark_id(), p.case.bench_id());
         let outcome = match p.outcome {
             Ok(elements) => match counts.get(&key) {
-                Some(s) if s.threads > 1 => Err((
+                Some((s, _)) if s.threads > 1 => Err((
                     Status::Skipped,
                     format!(
                         "not countable: ran on {} threads, and the entry point counts only \
@@ -188,7 +199,7 @@ pub fn run(
                         s.threads
                     ),
                 )),
-                Some(s) => Ok((s, elements)),
+                Some((s, _)) => Ok((s, elements)),
                 None => Err((
                     Status::Error,
                     "gungraun reported no count for this case".to_owned(),
@@ -196,9 +207,15 @@ pub fn run(
             },
             Err(e) => Err(e),
         };
-        results.records.extend(counting::records(
-            p.workload, &p.case, target_cpu, cache_sim, outcome,
-        ));
+        let profile = counts.get(&key).and_then(|(_, kept)| kept.clone());
+        results.records.extend(
+            counting::records(p.workload, &p.case, target_cpu, cache_sim, outcome)
+                .into_iter()
+                .map(|r| Record {
+                    profile: profile.clone().filter(|_| r.status == Status::Ok),
+                    ..r
+                }),
+        );
     }
     for w in workloads {
         w.annotate(&mut results.records);
@@ -218,9 +235,60 @@ pub fn run(
     Ok((path, results))
 }
 
+/// Where `count` keeps the profiles of one results file: a directory
+/// beside it, named like it without `.json`.
+struct Kept {
+    /// The directory.
+    dir: PathBuf,
+    /// Its name, which starts each record's relative `profile` path.
+    name: String,
+    /// The build's target CPU, which ends each profile's name.
+    target_cpu: String,
+}
+
+impl Kept {
+    fn beside(results: &Path, target_cpu: &str) -> Kept {
+        let dir = results.with_extension("");
+        Kept {
+            name: dir
+                .file_name()
+                .map_or_else(|| "profiles".into(), |n| n.to_string_lossy().into_owned()),
+            dir,
+            target_cpu: target_cpu.to_owned(),
+        }
+    }
+
+    /// Keeps `case`'s profile `from` (compressed when large); its path
+    /// relative to the results file's directory.
+    fn keep(&self, case: &counting::CountCase, from: &Path) -> Result<String, Error> {
+        let stem = format!(
+            "{}-{}-{}-{}",
+            case.workload, case.variant, case.set, self.target_cpu
+        )
+        .replace(['/', ':', ' '], "_");
+        let io = |e: std::io::Error| {
+            Error::usage(format!(
+                "count: cannot keep the profile in {}: {e}",
+                self.dir.display()
+            ))
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io)?;
+        let kept = reports::profile::store(from, &self.dir.join(stem)).map_err(io)?;
+        let file = kept.file_name().expect("a file").to_string_lossy();
+        Ok(format!("{}/{file}", self.name))
+    }
+}
+
+/// A counted case: its summary and, when kept, its profile's path.
+type Counted = (Summary, Option<String>);
+
 /// Runs the plan as a gungraun harness (this executable, as a child) and
-/// returns the summaries by (benchmark id, bench id).
-fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, Error> {
+/// returns the summaries by (benchmark id, bench id), keeping each case's
+/// callgrind profile in `keep` before gungraun's directory is removed.
+fn run_gungraun(
+    plan: &CountPlan,
+    keep: Option<&Kept>,
+) -> Result<HashMap<(String, String), Counted>, Error> {
     let home = std::env::temp_dir().join(format!("bitbench-count-{}", std::process::id()));
     let json = serde_json::to_string(plan).expect("plans serialise");
     eprintln!(
@@ -236,9 +304,33 @@ fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, 
         .env("GUNGRAUN_HOME", &home)
         .env("GUNGRAUN_WORKSPACE_ROOT", &home)
         .output();
+    let counted = output
+        .map_err(|e| Error::usage(format!("count: cannot start gungraun: {e}")))
+        .and_then(|output| {
+            let summaries = summaries(&output)?;
+            let profiles = keep.map(|_| counting::profiles(&home)).unwrap_or_default();
+            summaries
+                .into_iter()
+                .map(|s| {
+                    let key = (s.benchmark.clone(), s.bench.clone());
+                    let case = plan
+                        .cases
+                        .iter()
+                        .find(|c| (c.benchmark_id(), c.bench_id()) == key);
+                    let kept = match (keep, case, profiles.get(&key)) {
+                        (Some(keep), Some(case), Some(from)) => Some(keep.keep(case, from)?),
+                        _ => None,
+                    };
+                    Ok((key, (s, kept)))
+                })
+                .collect()
+        });
     let _ = std::fs::remove_dir_all(&home);
-    let output = output.map_err(|e| Error::usage(format!("count: cannot start gungraun: {e}")))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    counted
+}
+
+/// gungraun's summaries from its output, or its error's last lines.
+fn summaries(output: &std::process::Output) -> Result<Vec<Summary>, Error> {
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
@@ -249,11 +341,7 @@ fn run_gungraun(plan: &CountPlan) -> Result<HashMap<(String, String), Summary>, 
             tail.join("\n")
         )));
     }
-    let summaries = counting::parse_summaries(&stdout).map_err(Error::usage)?;
-    Ok(summaries
-        .into_iter()
-        .map(|s| ((s.benchmark.clone(), s.bench.clone()), s))
-        .collect())
+    counting::parse_summaries(&String::from_utf8_lossy(&output.stdout)).map_err(Error::usage)
 }
 
 /// Prints each counted metric per element (instructions, and the cache

@@ -22,7 +22,7 @@ mod tools;
 pub use gungraun::{CACHES, bench_main, gungraun_entry};
 pub use plan::{CountOptions, Outcome, Outcomes, Planned, plan};
 pub use probe::{not_countable, probe, unavailable_here, valgrind_availability};
-pub use summary::{Cache, Summary, metrics, parse_summaries, records};
+pub use summary::{Cache, Summary, metrics, parse_summaries, profiles, records};
 pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
 
 use crate::batch::{BatchError, BatchRequest, PreparedBatch};

@@ -1,9 +1,12 @@
-//! gungraun's JSON summaries, one a line, turned into instruction counts
-//! per (benchmark, bench) id and then into results records.
+//! gungraun's output: its JSON summaries, one a line, turned into
+//! instruction counts per (benchmark, bench) id and then into results
+//! records, and the callgrind profiles it leaves in its home directory.
 
 use super::CountCase;
 use crate::erased::DynWorkload;
 use reports::{Metric, Record, Status};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// What callgrind's cache simulation adds to a summary (totals over the
 /// counted region).
@@ -81,6 +84,33 @@ fn parse_summary(line: &str) -> Result<Summary, String> {
         threads,
         cache,
     })
+}
+
+/// The callgrind profile of each (benchmark, bench) id under gungraun's
+/// home: gungraun names them `callgrind.<benchmark>.<bench>.out` (the ids
+/// hold no dots). A case that ran on several threads leaves one file per
+/// thread (`.out.#<pid>-<n>`) and is not counted, so those are not wanted.
+pub fn profiles(home: &Path) -> HashMap<(String, String), PathBuf> {
+    let mut found = HashMap::new();
+    let mut dirs = vec![home.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ids = name
+                .strip_prefix("callgrind.")
+                .and_then(|n| n.strip_suffix(".out"))
+                .and_then(|n| n.split_once('.'));
+            if let Some((benchmark, bench)) = ids {
+                found.insert((benchmark.to_owned(), bench.to_owned()), path);
+            }
+        }
+    }
+    found
 }
 
 /// The metrics a count records: instructions, and with the cache
@@ -173,6 +203,27 @@ pub fn records(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn profiles_are_found_by_gungraun_ids_and_thread_files_left() {
+        let home = std::env::temp_dir().join(format!("bitbench-profiles-{}", std::process::id()));
+        let dir = home.join("bitbench/counting/gungraun/harness/counts/a__b.a__c");
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            "callgrind.a__b.a__c.out",
+            "callgrind.a__b.a__c.log",
+            "callgrind.a__b.a__d.out.#12-01",
+        ] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        let found = profiles(&home);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[&("a__b".to_owned(), "a__c".to_owned())],
+            dir.join("callgrind.a__b.a__c.out")
+        );
+        std::fs::remove_dir_all(home).unwrap();
+    }
 
     #[test]
     fn summaries_yield_the_callgrind_ir_of_each_bench() {

@@ -11,6 +11,7 @@
 
 use super::Commit;
 use crate::ab::{self, oneshot};
+use crate::attribution::{self, Attribution, Counted};
 use crate::error::Error;
 use crate::revision::{Builder, Built, Side};
 use reports::compare::Verdict;
@@ -55,6 +56,8 @@ pub struct Probe {
     pub build_seconds: Option<f64>,
     /// GOOD itself, the reference.
     pub good: bool,
+    /// Its count's results file (instructions only), for [`Outcome::attribution`].
+    pub counted: Option<PathBuf>,
 }
 
 /// The search's outcome.
@@ -72,6 +75,9 @@ pub struct Outcome {
     pub first_moved: Option<Commit>,
     /// Revisions built anew (kept builds are reused), GOOD included.
     pub builds: usize,
+    /// Where the first moved commit's count changed from its parent's on
+    /// the line (instructions only).
+    pub attribution: Option<Attribution>,
 }
 
 const COMMAND: &str = "history bisect";
@@ -125,6 +131,20 @@ pub fn run(
         }
         first_moved = Some(line[hi - 1].clone());
     }
+    let parent = if lo == 0 {
+        Some(&probe.reference)
+    } else {
+        probes.iter().find(|p| p.commit.sha == line[lo - 1].sha)
+    };
+    let first = first_moved
+        .as_ref()
+        .and_then(|c| probes.iter().find(|p| p.commit.sha == c.sha));
+    let attribution = match (parent, first) {
+        (Some(before), Some(after)) if bad_moved => {
+            attribute(before, after, &options.record, &probe.files)
+        }
+        _ => None,
+    };
     let builds = usize::from(probe.reference.build_seconds.is_some())
         + probes.iter().filter(|p| p.build_seconds.is_some()).count();
     Ok(Outcome {
@@ -134,6 +154,7 @@ pub fn run(
         line: line.len(),
         first_moved,
         builds,
+        attribution,
     })
 }
 
@@ -157,9 +178,12 @@ impl<'b, 'o> Prober<'b, 'o> {
     ) -> Result<Self, Error> {
         let built = build(builder, &good)?;
         let files = builder.dir().join("files").join("bisect");
-        let value = match options.metric {
-            Metric::Instructions => Some(instructions(&built, options, &files)?),
-            _ => None,
+        let (value, counted) = match options.metric {
+            Metric::Instructions => {
+                let (value, counted) = instructions(&built, options, &files)?;
+                (Some(value), Some(counted))
+            }
+            _ => (None, None),
         };
         let reference = Probe {
             commit: good,
@@ -168,6 +192,7 @@ impl<'b, 'o> Prober<'b, 'o> {
             moved: false,
             build_seconds: built.seconds,
             good: true,
+            counted,
         };
         Ok(Prober {
             builder,
@@ -188,10 +213,12 @@ impl<'b, 'o> Prober<'b, 'o> {
             moved: true,
             build_seconds: built.seconds,
             good: false,
+            counted: None,
         };
         match self.options.metric {
             Metric::Instructions => {
-                let value = instructions(&built, self.options, &self.files)?;
+                let (value, counted) = instructions(&built, self.options, &self.files)?;
+                probe.counted = Some(counted);
                 let base = self.reference.value.unwrap_or(value);
                 let change = (value / base - 1.0) * 100.0;
                 probe.value = Some(value);
@@ -244,8 +271,13 @@ fn build(builder: &Builder<'_>, commit: &Commit) -> Result<Built, Error> {
     Ok(built)
 }
 
-/// The record's instructions per element in `built`, from its `count`.
-fn instructions(built: &Built, options: &Options, files: &std::path::Path) -> Result<f64, Error> {
+/// The record's instructions per element in `built`, from its `count`,
+/// and that count's results file.
+fn instructions(
+    built: &Built,
+    options: &Options,
+    files: &std::path::Path,
+) -> Result<(f64, PathBuf), Error> {
     let [w, v, s] = &options.record;
     let out = files.join(format!("{}-count.json", built.sha));
     let file = oneshot::measure(
@@ -280,5 +312,40 @@ fn instructions(built: &Built, options: &Options, files: &std::path::Path) -> Re
             record.reason.as_deref().unwrap_or("no reason given")
         )));
     }
-    Ok(record.median)
+    Ok((record.median, out))
+}
+
+/// Where the record's count changed from `before` to `after` (two probes
+/// with their count files), flame graphs beside `after`'s.
+fn attribute(
+    before: &Probe,
+    after: &Probe,
+    [w, v, s]: &[String; 3],
+    files: &std::path::Path,
+) -> Option<Attribution> {
+    let read = |p: &Probe| {
+        let path = p.counted.as_ref()?;
+        let file = reports::ResultsFile::read(path).ok()?;
+        let record = file.records.into_iter().find(|r| {
+            r.metric == Metric::Instructions
+                && r.workload == *w
+                && r.variant == *v
+                && r.input_set == *s
+        })?;
+        Some(record)
+    };
+    let (a, b) = (read(before)?, read(after)?);
+    let flames = after.counted.as_ref()?.with_extension("");
+    Some(Attribution::between(
+        Counted {
+            dir: files,
+            record: &a,
+        },
+        Counted {
+            dir: files,
+            record: &b,
+        },
+        Metric::Instructions,
+        Some(&flames.join(attribution::stem(&b, Metric::Instructions))),
+    ))
 }

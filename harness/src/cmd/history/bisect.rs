@@ -111,6 +111,10 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
             );
         }
     }
+    if let Some(attribution) = &outcome.attribution {
+        crate::outln!("where it changed, from its parent on the line:");
+        crate::out!("{}", attribution.text());
+    }
     crate::outln!(
         "{} revision(s) measured for {} commit(s) on the line, {} built anew",
         outcome.probes.len() + 1,
