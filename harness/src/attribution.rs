@@ -247,3 +247,60 @@ pub fn not_countable(reason: &str) -> String {
         "no attribution possible: {reason}; without a profile of both builds there is nothing to rank"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A counted record whose profile is one of `reports`' real samples.
+    fn counted(profile: Option<&str>) -> Record {
+        Record {
+            workload: "components".into(),
+            variant: "swar".into(),
+            input_set: "density:0.5".into(),
+            metric: Metric::Instructions,
+            elements_per_sample: 2048,
+            profile: profile.map(str::to_owned),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn two_profiles_give_a_table_and_flame_graphs_and_a_missing_one_a_reason() {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/tests/data/callgrind");
+        let a = counted(Some("components-swar-density_0.5.callgrind"));
+        let b = counted(Some("components-swar-density_0.3.callgrind"));
+        let side = |record| Counted { dir: &data, record };
+        let out = std::env::temp_dir().join(format!("bitbench-where-{}", std::process::id()));
+        let flames = out.join("components-swar");
+        let found = Attribution::between(side(&a), side(&b), Metric::Instructions, Some(&flames));
+        let table = found.table.as_ref().expect("a table");
+        assert!(!table.rows.is_empty() && found.note.is_none(), "{found:?}");
+        assert_eq!(found.flame_graphs.len(), 2);
+        assert!(found.flame_graphs.iter().all(|p| p.is_file()));
+        assert!(found.text().contains("flame graph: "));
+        assert!(
+            found.markdown().contains("| function"),
+            "{}",
+            found.markdown()
+        );
+        // The cache simulation's misses are not in a plain count.
+        let misses = Attribution::between(side(&a), side(&b), Metric::D1Misses, None);
+        assert!(
+            misses.table.is_none() && misses.note.is_some(),
+            "{misses:?}"
+        );
+
+        let none = counted(None);
+        let why = Attribution::between(side(&a), side(&none), Metric::Instructions, None);
+        assert!(why.note.unwrap().contains("kept no profile"));
+        let skipped = Record {
+            status: Status::Skipped,
+            reason: Some("not countable: valgrind has no AVX-512".into()),
+            ..counted(None)
+        };
+        let why = Attribution::between(side(&skipped), side(&b), Metric::Instructions, None);
+        assert!(why.note.unwrap().contains("valgrind has no AVX-512"));
+        std::fs::remove_dir_all(out).ok();
+    }
+}

@@ -536,4 +536,109 @@ fn count_gives_identical_instructions_on_consecutive_runs() {
             .starts_with("not countable: valgrind has no AVX-512"),
         "{avx512:?}"
     );
+    assert_eq!(avx512.profile, None, "nothing counted, nothing kept");
+    profiles_are_kept_compared_and_filed(&s, &first, &second);
+}
+
+/// `count`'s profiles: beside the results file, each record pointing at
+/// its own; `--no-profiles` keeps none; `compare` of two files that carry
+/// them ranks the functions of a changed record and draws its flame
+/// graph; `history add` files them with the run.
+fn profiles_are_kept_compared_and_filed(s: &Scratch, a: &ResultsFile, b: &ResultsFile) {
+    let swar = |f: &ResultsFile| {
+        f.records
+            .iter()
+            .find(|r| r.variant == "swar" && r.metric == Metric::Instructions)
+            .cloned()
+            .unwrap()
+    };
+    let rel = swar(a).profile.expect("a kept profile");
+    assert!(rel.starts_with("a/components-swar-density_0.5-"), "{rel}");
+    assert!(s.path(&rel).is_file(), "{rel}");
+    let cached = swar(b).profile.expect("a kept profile");
+    let text = std::fs::read_to_string(s.path(&cached)).unwrap();
+    assert!(
+        text.contains("events: Ir Dr Dw"),
+        "the cache simulation's events"
+    );
+
+    let out = bitbench(&[
+        "count",
+        "components",
+        "--variant",
+        "swar",
+        "--inputs",
+        "seed",
+        "--no-profiles",
+        "--out",
+        &s.arg("none.json"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let none = ResultsFile::read(&s.path("none.json")).unwrap();
+    assert!(none.records.iter().all(|r| r.profile.is_none()));
+    assert!(!s.path("none").exists());
+
+    // B: A's record as if a commit made it 5 % dearer, pointing at the
+    // cache run's profile. Its instructions match A's, so the table holds
+    // no change; what is checked here is that `compare` reads both files'
+    // profiles, ranks and draws (the `ab` fixture checks real changes).
+    let mut changed = a.clone();
+    for r in &mut changed.records {
+        if r.variant == "swar" && r.metric == Metric::Instructions {
+            r.median *= 1.05;
+            r.profile = Some(cached.clone());
+        }
+    }
+    changed.write(&s.path("changed.json")).unwrap();
+    let out = bitbench(&[
+        "compare",
+        &s.arg("a.json"),
+        &s.arg("changed.json"),
+        "--metric",
+        "instructions",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let found = &json["where"][0];
+    assert!(
+        found["record"]
+            .as_str()
+            .unwrap()
+            .starts_with("components swar density:0.5 instructions"),
+        "{found}"
+    );
+    let table = &found["where"]["table"];
+    assert_eq!(table["metric"], "instructions", "{found}");
+    let svg = found["where"]["flame_graphs"][0]
+        .as_str()
+        .expect("a flame graph");
+    assert!(
+        svg.starts_with(&s.arg("changed")),
+        "beside the new file: {svg}"
+    );
+    assert!(std::fs::read_to_string(svg).unwrap().starts_with("<?xml"));
+
+    let store = s.path("store");
+    let out = bitbench(&[
+        "history",
+        "add",
+        &s.arg("a.json"),
+        "--store",
+        &store.display().to_string(),
+        "--allow-dirty",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let filed = reports::history::Store::open(&store)
+        .unwrap()
+        .runs()
+        .unwrap();
+    let run = &filed[0];
+    let kept = swar(&run.file).profile.expect("filed with its profile");
+    let copied = run.path.parent().unwrap().join(kept);
+    assert_eq!(
+        std::fs::read(copied).unwrap(),
+        std::fs::read(s.path(&rel)).unwrap()
+    );
 }

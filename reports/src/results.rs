@@ -166,7 +166,8 @@ pub enum Metric {
     /// the same simulation.
     LlMisses,
     /// Cycles per element as callgrind's cache simulation estimates them
-    /// (instructions, plus 10 per L1 miss that hits LL, plus 100 per LL
+    /// (gungraun's: L1 hits + 5 × LL hits + 35 × RAM hits, that is
+    /// instructions and data accesses, plus 4 per L1 miss, plus 30 per LL
     /// miss).
     EstimatedCycles,
 }

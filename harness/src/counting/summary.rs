@@ -16,8 +16,8 @@ pub struct Cache {
     pub d1_misses: u64,
     /// Last-level misses, instructions and data (`ILmr + DLmr + DLmw`).
     pub ll_misses: u64,
-    /// gungraun's `EstimatedCycles`: `Ir + 10 × L1 misses that hit LL +
-    /// 100 × LL misses`.
+    /// gungraun's `EstimatedCycles`: L1 hits + 5 × LL hits + 35 × RAM
+    /// hits, that is `Ir + Dr + Dw + 4 × L1 misses + 30 × LL misses`.
     pub estimated_cycles: u64,
 }
 
