@@ -33,9 +33,10 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
     )
 }
 
-/// The base: 2000 steps in all, as `walk` takes.
+/// The base: 2000 steps in all, as `walk` takes. No two helpers alike:
+/// the linker would fold them into one.
 fn base_body() -> String {
-    helpers(700, 700, 600)
+    helpers(720, 680, 600)
 }
 /// Every third input's answer changes.
 const CHANGED_ANSWER: &str = "let r = walk(x); if x % 3 == 0 { r ^ 1 } else { r }";
@@ -83,10 +84,10 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
     let broken = commit(&dir, "walk(x) +", "does not compile");
     let again = commit(&dir, &base_body(), "the base again");
     // One helper does 5 % more work; then one less and another more.
-    let grown = commit(&dir, &helpers(700, 735, 600), "middle does 5 % more");
+    let grown = commit(&dir, &helpers(720, 714, 600), "middle does 5 % more");
     let mixed = commit(
         &dir,
-        &helpers(630, 700, 720),
+        &helpers(648, 680, 720),
         "head 10 % less, tail 20 % more",
     );
     // The driver: the fixture's own binary, copied away from the target

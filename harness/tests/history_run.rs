@@ -158,6 +158,14 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
         .unwrap_or_else(|| panic!("no count of revisions: {out}"));
     assert!((3..=4).contains(&measured), "{out}");
     assert!(out.contains(", 0 built anew"), "{out}");
+    if counted {
+        // Where: the first moved commit against its parent on the line.
+        assert!(
+            out.contains("where it changed, from its parent on the line:"),
+            "{out}"
+        );
+        assert!(out.contains("flame graph: "), "{out}");
+    }
     for sha in [&base, &planted, &last] {
         assert!(
             out.lines().any(|l| l.starts_with(&sha[..10])),
