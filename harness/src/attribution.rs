@@ -122,10 +122,11 @@ impl Attribution {
                 reports::profile::differential_svgs(&pa, &pb, elements(a), elements(b), &flame)
                     .map_err(|e| e.to_string())
                     .and_then(|(grown, vanished)| {
-                        let paths = [
-                            stem.with_extension("svg"),
-                            stem.with_extension("vanished.svg"),
-                        ];
+                        // Appended, not `with_extension`: a stem holds
+                        // dots (`density_0.5`).
+                        let named =
+                            |suffix: &str| PathBuf::from(format!("{}{suffix}", stem.display()));
+                        let paths = [named(".svg"), named(".vanished.svg")];
                         for (path, svg) in paths.iter().zip([grown, vanished]) {
                             if let Some(dir) = path.parent() {
                                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
@@ -272,12 +273,13 @@ mod tests {
         let b = counted(Some("components-swar-density_0.3.callgrind"));
         let side = |record| Counted { dir: &data, record };
         let out = std::env::temp_dir().join(format!("bitbench-where-{}", std::process::id()));
-        let flames = out.join("components-swar");
+        let flames = out.join("components-swar-density_0.5");
         let found = Attribution::between(side(&a), side(&b), Metric::Instructions, Some(&flames));
         let table = found.table.as_ref().expect("a table");
         assert!(!table.rows.is_empty() && found.note.is_none(), "{found:?}");
         assert_eq!(found.flame_graphs.len(), 2);
         assert!(found.flame_graphs.iter().all(|p| p.is_file()));
+        assert!(found.flame_graphs[0].ends_with("components-swar-density_0.5.svg"));
         assert!(found.text().contains("flame graph: "));
         assert!(
             found.markdown().contains("| function"),
