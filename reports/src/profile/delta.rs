@@ -10,6 +10,7 @@
 
 use super::callgrind::{Profile, SourceLine};
 use super::measure::{Measure, MetricError};
+use super::table::short_path;
 use crate::Metric;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -193,11 +194,18 @@ impl<'a> Side<'a> {
     }
 
     /// The function's cost per source line.
-    fn lines(&self, name: &str) -> BTreeMap<&'a SourceLine, u64> {
+    /// The function's cost per source line, keyed by the path from its
+    /// crate on: two builds of one commit from different checkouts (as
+    /// `ab` exports them) name the same line by different absolute paths.
+    fn lines(&self, name: &str) -> BTreeMap<SourceLine, u64> {
         let mut lines = BTreeMap::new();
         if let Some(f) = self.profile.function(name) {
             for (line, cost) in f.lines() {
-                *lines.entry(line).or_default() += self.measure.of(cost);
+                let key = SourceLine {
+                    file: short_path(&line.file),
+                    line: line.line,
+                };
+                *lines.entry(key).or_default() += self.measure.of(cost);
             }
         }
         lines
@@ -206,10 +214,10 @@ impl<'a> Side<'a> {
 
 fn line_table(sides: &[Side<'_>; 2], function: &str, top: usize) -> LineTable {
     let [before, after] = sides.each_ref().map(|s| s.lines(function));
-    let mut keys: Vec<&SourceLine> = before.keys().chain(after.keys()).copied().collect();
+    let mut keys: Vec<&SourceLine> = before.keys().chain(after.keys()).collect();
     keys.sort_unstable();
     keys.dedup();
-    let per_element = |lines: &BTreeMap<&SourceLine, u64>, side: &Side<'_>, key| {
+    let per_element = |lines: &BTreeMap<SourceLine, u64>, side: &Side<'_>, key| {
         lines.get(key).copied().unwrap_or(0) as f64 / side.elements
     };
     let changes = keys
@@ -299,6 +307,31 @@ mod tests {
             let m = a.measure(metric).unwrap();
             assert!(close(d.total.before, m.of(a.totals()) as f64 / 1024.0));
         }
+    }
+
+    #[test]
+    fn a_line_is_the_same_line_from_another_checkout() {
+        // `ab` builds each revision from its own export of the tree, so
+        // one source line comes with two absolute paths.
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/callgrind")
+                .join(SAMPLES[1]),
+        )
+        .unwrap();
+        let a = Profile::parse(&text).unwrap();
+        let moved = text.replace("=/work/main/", "=/tmp/elsewhere/src/abc123/");
+        assert_ne!(moved, text, "the sample names our checkout");
+        let b = Profile::parse(&moved).unwrap();
+        let d = Delta::between(&a, &b, Metric::Instructions, 1, 1, 10).unwrap();
+        assert!(d.rows.is_empty(), "{d:?}");
+        let function = &a
+            .functions()
+            .max_by_key(|(_, f)| f.self_cost()[0])
+            .unwrap()
+            .0;
+        let [before, after] = [&a, &b].map(|p| Side::new(p, Metric::Instructions, 1).unwrap());
+        assert_eq!(before.lines(function), after.lines(function));
     }
 
     #[test]

@@ -195,7 +195,7 @@ fn shorten(name: &str) -> String {
 /// component and what follows (`components/src/swar.rs`, `core/src/num/
 /// uint_macros.rs` for the standard library, `flate2-1.1.11/src/lib.rs`
 /// for a registry crate), else its last two components.
-fn short_path(file: &str) -> String {
+pub(super) fn short_path(file: &str) -> String {
     let parts: Vec<&str> = file
         .split('/')
         .filter(|p| !p.is_empty() && *p != ".")
