@@ -262,15 +262,15 @@ impl Outcome {
                 let _ = writeln!(out, "  reproduce: {command}");
             }
         }
+        for note in &self.notes {
+            let _ = writeln!(out, "{note}");
+        }
+        let _ = writeln!(out, "\n{}", self.summary());
         for r in &self.rows {
             if let Some(attribution) = &r.attribution {
                 let _ = write!(out, "\nwhere {}\n{}", r.title(), attribution.text());
             }
         }
-        for note in &self.notes {
-            let _ = writeln!(out, "{note}");
-        }
-        let _ = writeln!(out, "\n{}", self.summary());
         out
     }
 
@@ -294,6 +294,14 @@ impl Outcome {
                 let _ = writeln!(out, "- reproduce: `{command}`");
             }
         }
+        for note in &self.notes {
+            let _ = writeln!(out, "- {note}");
+        }
+        let _ = write!(out, "\n{}\n", self.summary());
+        if let Some(warning) = &self.warning {
+            let _ = write!(out, "\n> **{warning}**\n");
+        }
+        // Where each changed record changed, after the verdicts.
         for r in &self.rows {
             if let Some(attribution) = &r.attribution {
                 let _ = write!(
@@ -303,13 +311,6 @@ impl Outcome {
                     attribution.markdown()
                 );
             }
-        }
-        for note in &self.notes {
-            let _ = writeln!(out, "- {note}");
-        }
-        let _ = write!(out, "\n{}\n", self.summary());
-        if let Some(warning) = &self.warning {
-            let _ = write!(out, "\n> **{warning}**\n");
         }
         out
     }
