@@ -107,6 +107,11 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
             Some("REGRESSED"),
             "{out}{err}"
         );
+        // The time regression is attributed from the instructions' table.
+        assert!(
+            out.contains("where steps loop random time: REGRESSED"),
+            "{out}{err}"
+        );
     }
     assert!(out.contains("agree on every input"), "{out}{err}");
 
@@ -191,6 +196,13 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
     assert_eq!(json["regressed"], 1, "{out}");
     let row = &json["rows"][0];
     assert!(row["change_pct"].as_f64().unwrap() > 100.0, "{row}");
+    if !tool_missing("valgrind") && !tool_missing("gungraun-runner") {
+        // Time alone was judged, so `ab` counted the regressed record in
+        // both builds to say where: three times the loop.
+        let table = &row["where"]["table"];
+        assert!(table["total"]["percent"].as_f64().unwrap() > 100.0, "{row}");
+        assert!(!table["rows"].as_array().unwrap().is_empty(), "{row}");
+    }
     assert!(row["pairs"].as_u64().unwrap() >= 10, "{row}");
     // The results file keeps the pairs on B's record, for `report`.
     let file = reports::ResultsFile::read(&loose.join("ab.json")).unwrap();

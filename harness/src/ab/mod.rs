@@ -265,13 +265,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
             }
         }
     }
-    attribute_time(
-        &mut rows,
-        &planned,
-        &counter,
-        tools.as_deref(),
-        &mut records,
-    );
+    let instructions = (tools.as_deref(), threshold(Metric::Instructions));
+    attribute_time(&mut rows, &planned, &counter, instructions, &mut records);
     machine.load_end = crate::machine::load_average();
     let pinning = match (options.core, cores.as_slice()) {
         (Some(core), _) => Pinning::Named(core),
@@ -1000,108 +995,91 @@ impl Counter<'_> {
 /// Says where each time regression came from: the instruction row's
 /// table when instructions moved too; else, since the instructions did
 /// not explain it, that sentence and (with `--cache`) the D1 misses'
-/// table. Records not counted yet are counted now, in both builds.
+/// table. Records not counted yet are counted now, in both builds, and
+/// judged against the instructions' `threshold`.
 fn attribute_time(
     rows: &mut [Row],
     planned: &[Planned],
     counter: &Counter<'_>,
-    tools: Option<&str>,
+    (tools, threshold): (Option<&str>, f64),
     records: &mut Vec<Record>,
 ) {
     let same = |r: &Row, p: &Planned| {
         r.workload == p.workload && r.variant == p.variant && r.input_set == p.set
     };
+    let slower = |r: &Row| r.metric == "time" && r.verdict == Verdict::Regressed;
     let regressed: Vec<&Planned> = planned
         .iter()
-        .filter(|p| {
-            rows.iter()
-                .any(|r| same(r, p) && r.metric == "time" && r.verdict == Verdict::Regressed)
-        })
+        .filter(|p| rows.iter().any(|r| same(r, p) && slower(r)))
         .collect();
-    if regressed.is_empty() {
-        return;
-    }
     if let Some(reason) = tools {
-        for row in rows
-            .iter_mut()
-            .filter(|r| r.metric == "time" && r.verdict == Verdict::Regressed)
-        {
-            row.attribution = Some(Attribution::note(
-                Metric::Instructions,
-                attribution::not_countable(reason),
-            ));
+        for row in rows.iter_mut().filter(|r| slower(r)) {
+            let note = attribution::not_countable(reason);
+            row.attribution = Some(Attribution::note(Metric::Instructions, note));
         }
         return;
     }
+    let judged = |rows: &[Row], p: &Planned| {
+        rows.iter()
+            .find(|r| same(r, p) && r.metric == "instructions")
+            .map(|r| (r.change_pct, r.verdict.clone(), r.attribution.clone()))
+    };
     let uncounted: Vec<&Planned> = regressed
         .iter()
         .copied()
-        .filter(|p| {
-            !rows
-                .iter()
-                .any(|r| same(r, p) && r.metric == "instructions")
-        })
+        .filter(|p| judged(rows, p).is_none())
         .collect();
-    let mut fresh = Vec::new();
     for (_, counted) in counter.count(&uncounted) {
-        if let Ok(files) = counted {
-            labelled(records, &files[0], counter.sides[0]);
-            labelled(records, &files[1], counter.sides[1]);
-            fresh.push(files);
+        if let Ok([fa, fb]) = counted {
+            labelled(records, &fa, counter.sides[0]);
+            labelled(records, &fb, counter.sides[1]);
         }
     }
     for p in regressed {
-        let instructions = rows
-            .iter()
-            .find(|r| same(r, p) && r.metric == "instructions")
-            .map(|r| (r.change_pct, r.verdict.clone(), r.attribution.clone()));
-        let find = |file: &ResultsFile, metric: Metric| {
-            file.records
-                .iter()
-                .find(|r| r.metric == metric && r.variant == p.variant && r.input_set == p.set)
-                .cloned()
-        };
+        // Both builds' records of `p` in `metric`, as counted above or by
+        // the instructions' judgement.
         let pair = |metric| {
-            fresh
-                .iter()
-                .filter(|[fa, _]| fa.records.iter().any(|r| r.workload == p.workload))
-                .find_map(|[fa, fb]| Some((find(fa, metric)?, find(fb, metric)?)))
+            let side = |label: &str| {
+                records.iter().find(|r| {
+                    r.metric == metric
+                        && (&r.workload, &r.variant, &r.input_set)
+                            == (&p.workload, &p.variant, &p.set)
+                        && r.source.as_deref().is_some_and(|s| s.starts_with(label))
+                })
+            };
+            Some((side("A ")?, side("B ")?))
         };
-        let attribution = match instructions {
-            Some((_, Verdict::Regressed | Verdict::Improved, Some(moved))) => moved,
-            counted => {
-                let pct = counted.as_ref().and_then(|(pct, ..)| *pct).or_else(|| {
-                    pair(Metric::Instructions).map(|(a, b)| (b.median / a.median - 1.0) * 100.0)
-                });
-                let unexplained = attribution::time_without_instructions(pct);
-                match pair(Metric::Instructions) {
-                    Some((a, _)) if a.status != Status::Ok => Attribution::note(
-                        Metric::Instructions,
-                        attribution::not_countable(a.reason.as_deref().unwrap_or("not counted")),
-                    ),
-                    _ if counter.cache => match pair(Metric::D1Misses) {
-                        Some((a, b)) => Attribution {
-                            note: Some(unexplained),
-                            ..counter.attribute(&a, &b, Metric::D1Misses)
-                        },
-                        None => Attribution::note(Metric::Instructions, unexplained),
-                    },
-                    Some((a, b))
-                        if pct.is_some_and(|pct| pct.abs() > 0.0) && a.profile.is_some() =>
-                    {
-                        Attribution {
-                            note: Some(unexplained),
-                            ..counter.attribute(&a, &b, Metric::Instructions)
-                        }
-                    }
-                    _ => Attribution::note(Metric::Instructions, unexplained),
-                }
+        let unexplained = |pct: Option<f64>| {
+            let note = attribution::time_without_instructions(pct);
+            match pair(Metric::D1Misses) {
+                Some((a, b)) if counter.cache => Attribution {
+                    note: Some(note),
+                    ..counter.attribute(a, b, Metric::D1Misses)
+                },
+                _ => Attribution::note(Metric::Instructions, note),
             }
         };
-        for row in rows
-            .iter_mut()
-            .filter(|r| same(r, p) && r.metric == "time" && r.verdict == Verdict::Regressed)
-        {
+        let attribution = match (judged(rows, p), pair(Metric::Instructions)) {
+            (Some((_, Verdict::Regressed | Verdict::Improved, Some(moved))), _) => moved,
+            (_, Some((a, _))) if a.status != Status::Ok => Attribution::note(
+                Metric::Instructions,
+                attribution::not_countable(a.reason.as_deref().unwrap_or("not counted")),
+            ),
+            (Some((pct, ..)), _) => unexplained(pct),
+            (None, Some((a, b))) => {
+                let pct = (b.median / a.median - 1.0) * 100.0;
+                if pct.abs() > threshold {
+                    counter.attribute(a, b, Metric::Instructions)
+                } else {
+                    unexplained(Some(pct))
+                }
+            }
+            (None, None) => Attribution::note(
+                Metric::Instructions,
+                "no attribution: counting the record in both builds failed",
+            ),
+        };
+        for row in rows.iter_mut().filter(|r| same(r, p) && slower(r)) {
             row.attribution = Some(attribution.clone());
         }
     }
