@@ -226,6 +226,17 @@ pub fn run(
     }
     results.write(&path)?;
     outln!("results: {}", path.display());
+    if let Some(keep) = keep.as_ref().filter(|k| k.dir.is_dir()) {
+        let kept = std::fs::read_dir(&keep.dir).into_iter().flatten().flatten();
+        let (files, bytes) = kept.fold((0, 0), |(n, b), e| {
+            (n + 1, b + e.metadata().map_or(0, |m| m.len()))
+        });
+        outln!(
+            "profiles: {} ({files} files, {:.1} MB)",
+            keep.dir.display(),
+            bytes as f64 / 1e6
+        );
+    }
     if !findings.is_empty() {
         return Err(Error::failed(format!(
             "count: {} variant(s) crashed or hung natively (the results file records it)",
