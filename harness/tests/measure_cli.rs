@@ -620,11 +620,15 @@ fn profiles_are_kept_compared_and_filed(s: &Scratch, a: &ResultsFile, b: &Result
     );
     assert!(std::fs::read_to_string(svg).unwrap().starts_with("<?xml"));
 
+    // A test build does not know its commit, which the store files by.
+    let mut committed = a.clone();
+    committed.machine.git_commit = Some("0123456789abcdef0123456789abcdef01234567".into());
+    committed.write(&s.path("committed.json")).unwrap();
     let store = s.path("store");
     let out = bitbench(&[
         "history",
         "add",
-        &s.arg("a.json"),
+        &s.arg("committed.json"),
         "--store",
         &store.display().to_string(),
         "--allow-dirty",
