@@ -177,17 +177,41 @@ impl Attribution {
     }
 }
 
-/// A file-name stem for a record's flame graphs.
-pub fn stem(record: &Record, metric: Metric) -> String {
-    format!(
-        "{}-{}-{}-{}-{}",
-        record.workload,
-        record.variant,
-        record.input_set,
-        record.target_cpu,
-        metric.as_str()
+/// A file-name stem of `parts` joined by `-`, with the characters a
+/// record's names may hold and a path may not (`/`, `:`, ` `) as `_`.
+pub fn file_stem(parts: &[&str]) -> String {
+    parts.join("-").replace(['/', ':', ' '], "_")
+}
+
+/// Where `b` changed from `a` in `metric` (the same record, each counted
+/// in a results file in `dirs`), the flame graphs in `beside`, named for
+/// the record.
+pub fn changed(
+    a: &Record,
+    b: &Record,
+    metric: Metric,
+    dirs: [&Path; 2],
+    beside: &Path,
+) -> Attribution {
+    let stem = file_stem(&[
+        &b.workload,
+        &b.variant,
+        &b.input_set,
+        &b.target_cpu,
+        metric.as_str(),
+    ]);
+    Attribution::between(
+        Counted {
+            dir: dirs[0],
+            record: a,
+        },
+        Counted {
+            dir: dirs[1],
+            record: b,
+        },
+        metric,
+        Some(&beside.join(stem)),
     )
-    .replace(['/', ':', ' '], "_")
 }
 
 /// Where each counted record that moved beyond its threshold in a
@@ -214,16 +238,7 @@ pub fn of_comparison(
                 metric.as_str(),
                 r.verdict.label()
             );
-            let a = Counted {
-                dir: dirs[0],
-                record: r.base,
-            };
-            let b = Counted {
-                dir: dirs[1],
-                record: r.new,
-            };
-            let flames = beside.join(stem(r.new, metric));
-            (name, Attribution::between(a, b, metric, Some(&flames)))
+            (name, changed(r.base, r.new, metric, dirs, beside))
         })
         .collect()
 }

@@ -17,7 +17,7 @@ mod table;
 
 pub use table::{Outcome, Pinning, Row};
 
-use crate::attribution::{self, Attribution, Counted};
+use crate::attribution::{self, Attribution};
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::revision::{self, Side};
@@ -625,7 +625,7 @@ fn write_lines(path: &Path, lines: &[String]) -> Result<(), Error> {
 impl Planned {
     /// A file-name stem for the record.
     fn stem(&self) -> String {
-        format!("{}-{}-{}", self.workload, self.variant, self.set).replace(['/', ':', ' '], "_")
+        attribution::file_stem(&[&self.workload, &self.variant, &self.set])
     }
 
     /// A results-file record of one side's samples (ns per element, in
@@ -976,19 +976,7 @@ impl Counter<'_> {
     /// Where `b` changed from `a` in `metric`, its flame graphs beside the
     /// results file.
     fn attribute(&self, a: &Record, b: &Record, metric: Metric) -> Attribution {
-        let stem = attribution::stem(b, metric);
-        Attribution::between(
-            Counted {
-                dir: self.files,
-                record: a,
-            },
-            Counted {
-                dir: self.files,
-                record: b,
-            },
-            metric,
-            Some(&self.beside.join(stem)),
-        )
+        attribution::changed(a, b, metric, [self.files; 2], self.beside)
     }
 }
 

@@ -226,11 +226,16 @@ pub fn run(
     }
     results.write(&path)?;
     outln!("results: {}", path.display());
-    if let Some(keep) = keep.as_ref().filter(|k| k.dir.is_dir()) {
-        let kept = std::fs::read_dir(&keep.dir).into_iter().flatten().flatten();
-        let (files, bytes) = kept.fold((0, 0), |(n, b), e| {
-            (n + 1, b + e.metadata().map_or(0, |m| m.len()))
-        });
+    let kept: Vec<PathBuf> = counts
+        .values()
+        .filter_map(|(_, rel)| Some(path.parent()?.join(rel.as_ref()?)))
+        .collect();
+    if let (Some(keep), false) = (&keep, kept.is_empty()) {
+        let bytes: u64 = kept
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum();
+        let files = kept.len();
         outln!(
             "profiles: {} ({files} files, {:.1} MB)",
             keep.dir.display(),
@@ -272,11 +277,12 @@ impl Kept {
     /// Keeps `case`'s profile `from` (compressed when large); its path
     /// relative to the results file's directory.
     fn keep(&self, case: &counting::CountCase, from: &Path) -> Result<String, Error> {
-        let stem = format!(
-            "{}-{}-{}-{}",
-            case.workload, case.variant, case.set, self.target_cpu
-        )
-        .replace(['/', ':', ' '], "_");
+        let stem = crate::attribution::file_stem(&[
+            &case.workload,
+            &case.variant,
+            &case.set,
+            &self.target_cpu,
+        ]);
         let io = |e: std::io::Error| {
             Error::usage(format!(
                 "count: cannot keep the profile in {}: {e}",

@@ -11,7 +11,7 @@
 
 use super::Commit;
 use crate::ab::{self, oneshot};
-use crate::attribution::{self, Attribution, Counted};
+use crate::attribution::{self, Attribution};
 use crate::error::Error;
 use crate::revision::{Builder, Built, Side};
 use reports::compare::Verdict;
@@ -336,16 +336,12 @@ fn attribute(
     };
     let (a, b) = (read(before)?, read(after)?);
     let flames = after.counted.as_ref()?.with_extension("");
-    Some(Attribution::between(
-        Counted {
-            dir: files,
-            record: &a,
-        },
-        Counted {
-            dir: files,
-            record: &b,
-        },
+    let dirs = [files; 2];
+    Some(attribution::changed(
+        &a,
+        &b,
         Metric::Instructions,
-        Some(&flames.join(attribution::stem(&b, Metric::Instructions))),
+        dirs,
+        &flames,
     ))
 }
