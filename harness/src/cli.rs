@@ -281,6 +281,17 @@ pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
     }
 }
 
+/// Parses `args` (without the program's name) as bitbench's command line
+/// and runs nothing: `Err` is clap's message. The guide's test checks with
+/// it the commands it shows but cannot run (they build revisions or need
+/// valgrind).
+#[doc(hidden)]
+pub fn parse(args: &[String]) -> Result<(), String> {
+    Cli::try_parse_from(std::iter::once("bitbench").chain(args.iter().map(String::as_str)))
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
 /// The documented exit code of an error: 1 a check or gate failed, 2 bad
 /// usage or input.
 fn exit_code(e: &Error) -> u8 {

@@ -1,8 +1,8 @@
-//! Keeps the README's `cargo bench` lines working: each runs as written,
+//! Keeps the guide's `cargo bench` lines working: each runs as written,
 //! briefly, so a bench target that panics or breaks (a chart backend, a
 //! filter that prepares every batch) fails the tests.
 //!
-//! The README's lines are filtered to one benchmark each; criterion's gets
+//! The guide's lines are filtered to one benchmark each; criterion's gets
 //! short warm-up and measurement times on top. `cargo bench` shares the
 //! release build's dependencies (the bench profile inherits it), so only
 //! the bench targets themselves are compiled.
@@ -12,12 +12,10 @@ mod common;
 use common::tool_missing;
 use std::process::Command;
 
-/// The `cargo bench` lines of the README's code blocks, as argument lists
-/// (comments dropped, single quotes removed).
-fn readme_cargo_bench_lines() -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("README.md at the workspace root");
-    readme
+/// The `cargo bench` lines of the guide's code blocks (README and docs/),
+/// as argument lists (comments dropped, single quotes removed).
+fn guide_cargo_bench_lines() -> Vec<Vec<String>> {
+    common::guide::all_text()
         .lines()
         .filter_map(|l| l.strip_prefix("cargo bench "))
         .map(|rest| {
@@ -46,23 +44,23 @@ fn cargo_bench(args: &[String]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-/// The README line for bench target `name`, which must name a filter.
+/// The guide's line for bench target `name`, which must name a filter.
 fn line_for(name: &str) -> Vec<String> {
-    let lines = readme_cargo_bench_lines();
+    let lines = guide_cargo_bench_lines();
     let line = lines
         .into_iter()
         .find(|l| l.windows(2).any(|w| w[0] == "--bench" && w[1] == name))
-        .unwrap_or_else(|| panic!("README shows no `cargo bench ... --bench {name}` line"));
+        .unwrap_or_else(|| panic!("the guide shows no `cargo bench ... --bench {name}` line"));
     let filter = line.iter().skip_while(|w| *w != "--").nth(1);
     assert!(
         filter.is_some_and(|f| !f.starts_with('-')),
-        "the README's {name} line names no filter: {line:?}"
+        "the guide's {name} line names no filter: {line:?}"
     );
     line
 }
 
 #[test]
-fn criterion_bench_runs_the_readme_filter_without_plots() {
+fn criterion_bench_runs_the_guides_filter_without_plots() {
     let mut args = line_for("wallclock");
     let filter = args[args.iter().position(|w| w == "--").unwrap() + 1].clone();
     args.extend(
@@ -88,7 +86,7 @@ fn criterion_bench_runs_the_readme_filter_without_plots() {
 }
 
 #[test]
-fn gungraun_bench_runs_the_readme_filter() {
+fn gungraun_bench_runs_the_guides_filter() {
     if tool_missing("valgrind") || tool_missing("gungraun-runner") {
         eprintln!("skipped: valgrind or gungraun-runner missing (bash .ci/install-measure-tools)");
         return;

@@ -4,8 +4,8 @@
 //! `bitbench::main!`. Built with its committed lock file into this
 //! workspace's target directory, then run through its own binary: `check`,
 //! `bench --quick` over the buffer-size sweep, and `report`, whose line
-//! chart over buffer size must be there. The README's "Your own kernel"
-//! shows the example's own lines, which this test keeps true.
+//! chart over buffer size must be there. The guide's page on your own
+//! kernel shows the example's own lines, which this test keeps true.
 
 mod common;
 
@@ -104,18 +104,16 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     std::fs::remove_dir_all(&scratch).ok();
 }
 
-/// The README's "Your own kernel" shows the example's dependency line and
-/// its whole `main.rs`.
+/// The guide shows the example's dependency line and its whole `main.rs`.
 #[test]
-fn the_readme_shows_the_examples_own_lines() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("README.md");
+fn the_guide_shows_the_examples_own_lines() {
+    let readme = common::guide::all_text();
     let main = std::fs::read_to_string(example().join("src/main.rs")).unwrap();
-    assert!(readme.contains(main.trim()), "README lacks {main}");
+    assert!(readme.contains(main.trim()), "the guide lacks {main}");
     let manifest = std::fs::read_to_string(example().join("Cargo.toml")).unwrap();
     let dependency = manifest
         .lines()
         .find(|l| l.starts_with("bitbench = "))
         .expect("the example depends on bitbench");
-    assert!(readme.contains(dependency), "README lacks {dependency}");
+    assert!(readme.contains(dependency), "the guide lacks {dependency}");
 }

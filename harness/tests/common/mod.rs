@@ -3,6 +3,7 @@
 //! Each test binary uses a subset of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod guide;
 pub mod loop_fixture;
 pub mod workflow;
 
@@ -86,7 +87,8 @@ pub fn target_dir() -> PathBuf {
 }
 
 /// Writes the manifest of a crate outside this workspace at `dir`: package
-/// `name`, bitbench by path without its default features (plus `features`),
+/// `name`, bitbench by version and path (as a published user would have it,
+/// less the registry) without its default features (plus `features`),
 /// its own `[workspace]` table and this workspace's release profile, with
 /// this workspace's lock file beside it, so that [`build_outside`] reuses
 /// the dependencies already built.
@@ -104,7 +106,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-bitbench = {{ path = {:?}, default-features = false{features} }}
+bitbench = {{ version = "0.1", path = {:?}, default-features = false{features} }}
 
 [workspace]
 
