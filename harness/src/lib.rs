@@ -14,6 +14,9 @@
 //! bitbench = { version = "0.1", default-features = false }
 //! ```
 
+// docs.rs labels each item with the feature or target it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // The API: a kernel's adapter, the entry point and the built-in suite.
 #[cfg(feature = "suite")]
 pub mod builtin;

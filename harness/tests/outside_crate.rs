@@ -13,7 +13,8 @@
 //! workload at run time (a local, borrowed by `cli::main`: no `static`, no
 //! `Box::leak`) from an environment variable, sound or broken; broken
 //! registrations must be one clear line naming the workload, never a crash
-//! or a timing.
+//! or a timing. A third binary is the README's "Your own kernel" example,
+//! verbatim, which must build and pass `check`.
 
 mod common;
 
@@ -115,8 +116,20 @@ fn main() -> std::process::ExitCode {
 }
 "#;
 
-/// Writes the toy crate and builds its two binaries; returns the crate's
-/// directory and the binaries' paths (`main`, run-time configured).
+/// The README's example: its one `rust` block, a whole program.
+fn readme_example() -> String {
+    let readme = &common::guide::pages()[0].text;
+    let mut blocks = readme.split("```rust\n").skip(1);
+    let block = blocks
+        .next()
+        .expect("the README shows its example in a rust block");
+    assert!(blocks.next().is_none(), "the README has one rust block");
+    block.split("```").next().unwrap().to_owned()
+}
+
+/// Writes the toy crate and builds its binaries; returns the crate's
+/// directory and the paths of `main` and the run-time configured one (the
+/// README's example is `readme`, beside them).
 fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("bitbench-toy-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
@@ -124,6 +137,7 @@ fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
     std::fs::write(dir.join("src/bin/toy-runtime.rs"), RUNTIME).unwrap();
+    std::fs::write(dir.join("src/bin/readme.rs"), readme_example()).unwrap();
 
     let toy = build_outside(&dir, "toy-kernel");
     let runtime = toy.with_file_name(format!("toy-runtime{}", std::env::consts::EXE_SUFFIX));
@@ -278,6 +292,13 @@ fn an_outside_crate_gets_the_whole_command_line() {
         .filter(|r| r["target_cpu"] == "x86-64-v2" && r["status"] == "ok" && r["metric"] == "time")
         .collect();
     assert_eq!(at_level.len(), 4 * 5, "{out}{err}");
+
+    // The README's example, as a reader would copy it.
+    let readme = toy.with_file_name(format!("readme{}", std::env::consts::EXE_SUFFIX));
+    let o = run(&readme, &["check", "--cases", "2000"], "");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("agreed with"), "{out}");
 
     // Configured at run time, sound: the whole command line works.
     let o = run(&runtime, &["check", "--cases", "500"], "");

@@ -6,6 +6,9 @@
 //! and it draws those files as SVG/PNG charts with an HTML and a Markdown
 //! page (see [`render`]), using only record fields and input-set names.
 
+// docs.rs labels each item with the feature or target it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod chart;
 pub mod compare;
 mod dataset;

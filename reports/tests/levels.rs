@@ -7,10 +7,10 @@
 
 mod common;
 
-use common::{out_dir, rec};
-use reports::{
+use bitbench_reports::{
     Build, Machine, Metric, Parameter, Record, ReportOptions, ResultsFile, Source, Status, render,
 };
+use common::{out_dir, rec};
 use std::collections::BTreeSet;
 
 const LEVELS: [&str; 2] = ["x86-64", "x86-64-v3"];

@@ -4,8 +4,10 @@
 
 mod common;
 
+use bitbench_reports::{
+    Metric, Record, ReportOptions, ResultsFile, SCHEMA, Source, Status, render,
+};
 use common::{file, rec};
-use reports::{Metric, Record, ReportOptions, ResultsFile, SCHEMA, Source, Status, render};
 use std::path::Path;
 
 fn options() -> ReportOptions {
@@ -20,7 +22,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("bitbench-migrate-{name}-{}", std::process::id()))
 }
 
-fn stems(report: &reports::Report) -> Vec<String> {
+fn stems(report: &bitbench_reports::Report) -> Vec<String> {
     report
         .charts
         .iter()

@@ -4,8 +4,8 @@
 
 mod common;
 
+use bitbench_reports::{Metric, ReportOptions, Source, Status, render};
 use common::*;
-use reports::{Metric, ReportOptions, Source, Status, render};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -17,7 +17,7 @@ fn options(expected: &[&str]) -> ReportOptions {
     }
 }
 
-fn full_file() -> reports::ResultsFile {
+fn full_file() -> bitbench_reports::ResultsFile {
     let mut records = components(&["default"], 1.0);
     records.extend(cephalopod(0..=3, 6..=10, (2, 8)));
     records.extend(meteor());
@@ -194,7 +194,7 @@ fn missing_workload_and_metric_render_the_rest_and_say_so() {
     // meteor without instruction counts, components without timings, no cephalopod at all.
     let mut records: Vec<_> = components(&["default"], 1.0)
         .into_iter()
-        .filter(|r| r.metric != reports::Metric::Time)
+        .filter(|r| r.metric != bitbench_reports::Metric::Time)
         .collect();
     records.extend(meteor());
     let sources = vec![Source::new("run", "run.json", file(records))];
@@ -366,7 +366,7 @@ fn summary_names_the_fastest_variant_per_workload() {
     let mut records = meteor();
     records.extend(cephalopod(0..=1, 6..=7, (9, 9)));
     let sources = vec![Source::new("run", "run.json", file(records))];
-    let text = reports::summary(&sources);
+    let text = bitbench_reports::summary(&sources);
     let line = |w: &str| {
         text.lines()
             .find(|l| l.starts_with(&format!("{w} ")))
@@ -403,7 +403,7 @@ fn summary_speedups_carry_their_interval() {
                     .collect()
             })
             .collect();
-        reports::Record {
+        bitbench_reports::Record {
             rounds,
             ..rec(
                 "kernel",
@@ -422,7 +422,7 @@ fn summary_speedups_carry_their_interval() {
         timed("oracle", "b", 900.0),
         timed("fast", "b", 100.0),
     ];
-    let text = reports::summary(&[Source::new("run", "run.json", file(records))]);
+    let text = bitbench_reports::summary(&[Source::new("run", "run.json", file(records))]);
     let line = text.lines().find(|l| l.starts_with("kernel ")).unwrap();
     let (low, high) = line
         .split("fast: 6.0× (")
@@ -457,7 +457,7 @@ fn the_fastest_variant_must_cover_the_heavy_sets() {
         t("broad", "official:1", 20.0),
         t("broad", "empty:40", 7.0e8),
     ];
-    let text = reports::summary(&[Source::new("run", "run.json", file(records))]);
+    let text = bitbench_reports::summary(&[Source::new("run", "run.json", file(records))]);
     let line = text
         .lines()
         .find(|l| l.starts_with("cephalopod "))
@@ -473,7 +473,7 @@ fn the_fastest_variant_must_cover_the_heavy_sets() {
 #[test]
 fn merged_files_with_the_same_inner_sources_stay_apart() {
     // Two `matrix` files whose records both name their per-level files.
-    let tag = |mut records: Vec<reports::Record>| {
+    let tag = |mut records: Vec<bitbench_reports::Record>| {
         for r in &mut records {
             r.source = Some(format!("{}.json", r.target_cpu));
         }
@@ -511,7 +511,7 @@ fn crashed_and_hung_records_are_shown_as_such() {
         not_measured("kernel", "fast", set, "default", status, reason)
     };
     // More skipped records than a page lists, all before the faults.
-    let mut records: Vec<reports::Record> = (0..70)
+    let mut records: Vec<bitbench_reports::Record> = (0..70)
         .map(|i| {
             not_measured(
                 "quiet",
@@ -575,7 +575,7 @@ fn crashed_and_hung_records_are_shown_as_such() {
         "{cells:?}"
     );
 
-    let summary = reports::summary(&sources);
+    let summary = bitbench_reports::summary(&sources);
     let header = summary.lines().next().unwrap();
     assert!(
         header.contains("errors  crashed  hung  skipped"),

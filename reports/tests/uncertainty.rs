@@ -6,8 +6,8 @@
 
 mod common;
 
+use bitbench_reports::{Disturbance, Metric, Record, ReportOptions, Source, render};
 use common::*;
-use reports::{Disturbance, Metric, Record, ReportOptions, Source, render};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -69,7 +69,7 @@ fn bands_hold_their_lines(dir: &Path, chart: &str) -> usize {
     bands.len()
 }
 
-fn rendered(records: Vec<Record>, name: &str) -> (std::path::PathBuf, reports::Report) {
+fn rendered(records: Vec<Record>, name: &str) -> (std::path::PathBuf, bitbench_reports::Report) {
     let dir = out_dir(name);
     let sources = vec![Source::new("run", "run.json", file(records))];
     let report = render(&sources, &dir, &ReportOptions::default()).unwrap();

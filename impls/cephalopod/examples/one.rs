@@ -1,7 +1,7 @@
 //! Solves one problem with one variant, repeatedly, for profiling:
 //! `cargo run --release -p cephalopod --example one -- VARIANT "DEPTH ROW/ROW/ROW" [TIMES]`.
 
-use cephalopod::{Problem, variants};
+use bitbench_cephalopod::{Problem, variants};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

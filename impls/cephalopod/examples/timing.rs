@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use cephalopod::{Problem, inputs, path_count, variants};
+use bitbench_cephalopod::{Problem, inputs, path_count, variants};
 
 /// The oracle runs only where it has at most this many paths.
 const NAIVE_LIMIT: u64 = 20_000_000;

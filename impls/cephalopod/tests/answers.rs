@@ -2,7 +2,7 @@
 //! board at depths 1..=40, the small cases, edge cases, and the agreement
 //! and symmetry properties.
 
-use cephalopod::{Board, Problem, Solver, inputs, path_count, variants};
+use bitbench_cephalopod::{Board, Problem, Solver, inputs, path_count, variants};
 use proptest::prelude::*;
 
 /// The oracle is exponential: it only runs where it has at most this many
@@ -186,12 +186,12 @@ proptest! {
 
     #[test]
     fn cell_sums_follow_every_symmetry(board in board_strategy(), depth in 0u32..=12) {
-        let sym = cephalopod::sym::Sym;
+        let sym = bitbench_cephalopod::sym::Sym;
         let sums = sym.cell_sums(depth, board);
         let weights = [100_000_000u32, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
         let hash = sums.iter().zip(weights).fold(0u32, |h, (&s, w)| h.wrapping_add(s.wrapping_mul(w)));
         prop_assert_eq!(hash & ((1 << 30) - 1), sym.solve(depth, board));
-        let simd = cephalopod::simd::Simd::new();
+        let simd = bitbench_cephalopod::simd::Simd::new();
         for perm in symmetries() {
             let image = board.permuted(&perm);
             let image_sums = sym.cell_sums(depth, image);

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use components::{Components, groups4_variants, inputs, variants};
+use bitbench_components::{Components, groups4_variants, inputs, variants};
 
 /// Interleaved measuring rounds; the minimum over them is reported.
 const ROUNDS: usize = 30;

@@ -5,6 +5,9 @@
 //! row 0 at the top). Every labeler writes the components as masks in canonical order (sorted
 //! by lowest set bit) into a [`Components`]; [`variants`] lists them all with the oracle first.
 
+// docs.rs labels each item with the feature or target it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,7 +1,9 @@
 //! Correctness of every variant: the spec's vectors with hand-written answers, parse errors,
 //! a proptest against the oracle, and an independent cross-check with petgraph's union-find.
 
-use components::{Board, Components, Labeler, Variant, groups4_variants, inputs, variants};
+use bitbench_components::{
+    Board, Components, Labeler, Variant, groups4_variants, inputs, variants,
+};
 use petgraph::unionfind::UnionFind;
 use proptest::prelude::*;
 

@@ -17,6 +17,9 @@
 //! be built by legal play, so at most the player who moved last has K
 //! aligned; `simd-mover` relies on that, every other variant checks both.
 
+// docs.rs labels each item with the feature or target it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod bits;
 mod config;
 pub mod inputs;

@@ -2,7 +2,9 @@
 //! positions of random configurations, and Kaggle's last-stone `is_win`
 //! equals the every-cell check along random games.
 
-use connectx::{Bits, Config, Geometry, Position, inputs, kaggle, perft_variants, variants};
+use bitbench_connectx::{
+    Bits, Config, Geometry, Position, inputs, kaggle, perft_variants, variants,
+};
 use proptest::prelude::*;
 
 /// Any configuration the crate supports, biased towards small boards.

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use connectx::{Config, MoveError, PerftInput, Position, inputs, kaggle, perft_variants, variants};
+use bitbench_connectx::{
+    Config, MoveError, PerftInput, Position, inputs, kaggle, perft_variants, variants,
+};
 
 fn standard() -> Config {
     Config::STANDARD

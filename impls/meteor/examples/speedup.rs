@@ -13,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use meteor::{Puzzle, Solutions, Solver, inputs, variants};
+use bitbench_meteor::{Puzzle, Solutions, Solver, inputs, variants};
 
 /// Runs in a block of the speed-up measurement.
 const BLOCK: usize = 5;

@@ -5,6 +5,9 @@
 //! [`PartialBoard`], reporting the smallest and largest solution found and the
 //! search nodes it visited; [`variants`] lists them, the oracle first.
 
+// docs.rs labels each item with the feature or target it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod board;
 pub mod geometry;
 pub mod inputs;

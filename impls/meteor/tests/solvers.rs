@@ -1,9 +1,9 @@
 //! The spec's vectors, the geometry, the text formats, and every variant
 //! against the naive oracle (full board, partial boards, limits).
 
-use meteor::geometry::{self, CELLS, ORIENTATIONS, PIECES};
-use meteor::inputs::{self, ALL};
-use meteor::{PartialBoard, Puzzle, Solution, Solutions, Solver, variants};
+use bitbench_meteor::geometry::{self, CELLS, ORIENTATIONS, PIECES};
+use bitbench_meteor::inputs::{self, ALL};
+use bitbench_meteor::{PartialBoard, Puzzle, Solution, Solutions, Solver, variants};
 use proptest::prelude::*;
 
 const SMALLEST: &str = "00001222012661126155865558633348893448934747977799";
@@ -339,7 +339,7 @@ fn limits_mean_at_least_n_found() {
 /// island search on them, completable or not.
 #[test]
 fn one_piece_boards_agree_across_variants() {
-    let islands = meteor::Islands::new();
+    let islands = bitbench_meteor::Islands::new();
     let boards = (0..6).flat_map(|seed| {
         [
             inputs::partial(1, seed, 1)[0].board,
@@ -362,7 +362,7 @@ fn one_piece_boards_agree_across_variants() {
 fn partial_inputs_are_deterministic_and_completable() {
     assert_eq!(inputs::partial(3, 5, 4), inputs::partial(3, 5, 4));
     assert_ne!(inputs::partial(3, 5, 1), inputs::partial(3, 6, 1));
-    let islands = meteor::Islands::new();
+    let islands = bitbench_meteor::Islands::new();
     for k in 0..=PIECES {
         for puzzle in inputs::partial(k, k as u64, 3) {
             assert_eq!(puzzle.board.pieces().len(), k);
@@ -390,7 +390,7 @@ proptest! {
     #[test]
     fn limits_on_partial_boards(k in 1usize..=4, seed in any::<u64>(), limit in 0usize..6) {
         let board = inputs::partial(k, seed, 1)[0].board;
-        let want = meteor::Islands::new().solve(&board, usize::MAX);
+        let want = bitbench_meteor::Islands::new().solve(&board, usize::MAX);
         for (name, solver) in solvers().iter().skip(1) {
             check_limit(&want, &solver.solve(&board, limit), limit, &format!("{name} on {board}"));
         }

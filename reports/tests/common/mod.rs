@@ -7,7 +7,7 @@
 
 #![allow(dead_code)]
 
-use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
+use bitbench_reports::{Build, Machine, Metric, Record, ResultsFile, Status};
 use std::path::Path;
 
 /// A record with the statistics derived from `median`.
@@ -60,8 +60,8 @@ pub fn with_rounds(mut r: Record) -> Record {
         })
         .collect();
     let mut all: Vec<f64> = r.rounds.concat();
-    r.median = reports::interval::median(&mut all);
-    r.interval = reports::interval::median_interval(&r.rounds, 1);
+    r.median = bitbench_reports::interval::median(&mut all);
+    r.interval = bitbench_reports::interval::median_interval(&r.rounds, 1);
     r
 }
 
