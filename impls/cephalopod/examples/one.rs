@@ -1,5 +1,5 @@
 //! Solves one problem with one variant, repeatedly, for profiling:
-//! `cargo run --release -p cephalopod --example one -- VARIANT "DEPTH ROW/ROW/ROW" [TIMES]`.
+//! `cargo run --release -p bitbench-cephalopod --example one -- VARIANT "DEPTH ROW/ROW/ROW" [TIMES]`.
 
 use bitbench_cephalopod::{Problem, variants};
 

@@ -1,5 +1,5 @@
 //! Quick per-test timing of every variant (median of repeated cold solves):
-//! `cargo run --release -p cephalopod --example timing [--empty] [VARIANT...]`
+//! `cargo run --release -p bitbench-cephalopod --example timing [--empty] [VARIANT...]`
 //! (`--empty` adds the empty board at depth 40).
 //! A development aid; `bitbench bench cephalopod` is the real benchmark.
 //! On Linux it reads the thread's CPU time from `/proc/thread-self/schedstat`

@@ -1,6 +1,6 @@
 //! Times every variant on the full puzzle and on partial boards, and the
 //! parallel variant's speed-up over the fastest single-threaded one:
-//! `cargo run --release -p meteor --example speedup [-- RUNS]`
+//! `cargo run --release -p bitbench-meteor --example speedup [-- RUNS]`
 //! (`RAYON_NUM_THREADS=2` for the two-core figure). A quick look for
 //! tuning; `bitbench bench meteor` is the real measurement.
 //!
