@@ -140,7 +140,7 @@ enum Command {
         timeout: std::time::Duration,
         /// The core to measure on; default: the one least busy when each
         /// workload starts. Either way a sample whose thread lost CPU time
-        /// to something else is taken again (see README, On a busy machine).
+        /// to something else is taken again (see docs/busy-machines.md).
         #[arg(long, value_name = "N")]
         core: Option<usize>,
         #[command(flatten)]

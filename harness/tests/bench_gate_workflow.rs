@@ -1,4 +1,4 @@
-//! The CI gate's workflow file says what the README promises: `ab` of the
+//! The CI gate's workflow file says what docs/ab-and-gate.md promises: `ab` of the
 //! pull request's base commit, a full clone (the base must be exportable)
 //! and an exact toolchain (a new stable must not move the counts); both
 //! steps' markdown collected into one pull-request comment and uploaded,

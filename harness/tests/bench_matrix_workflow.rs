@@ -1,4 +1,4 @@
-//! The runner-matrix workflow does what the README says: every runner of at
+//! The runner-matrix workflow does what docs/machines.md says: every runner of at
 //! least two architectures benches (and, where valgrind runs, counts) under
 //! its own machine name and uploads its results, and one job merges every
 //! runner's files into one report page.

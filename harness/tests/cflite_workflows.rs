@@ -1,4 +1,4 @@
-//! ClusterFuzzLite's files agree with each other and with what the README
+//! ClusterFuzzLite's files agree with each other and with what docs/fuzzing.md
 //! says: Rust, AddressSanitizer, the targets fuzzed on pull requests
 //! (code-change mode) and on a schedule (batch mode), the actions pinned to
 //! a commit, and the image's toolchain pinned to a dated nightly.

@@ -118,7 +118,8 @@ fn words(line: &str) -> Vec<String> {
 /// The line as the test runs it: benchmarks quick, checks short.
 fn quick(line: &str) -> String {
     let mut line = line.to_owned();
-    if line.starts_with("bench ") && !line.contains("--quick") {
+    let command = line.split(" #").next().unwrap_or_default();
+    if command.starts_with("bench ") && !command.contains("--quick") {
         line = line.replacen("bench ", "bench --quick ", 1);
     }
     let mut words: Vec<&str> = line.split(' ').collect();
@@ -321,5 +322,9 @@ bitbench not-shown
     assert_eq!(words("solve x 'a b' c # note"), ["solve", "x", "a b", "c"]);
     assert_eq!(quick("check x --cases 100000"), "check x --cases 200");
     assert_eq!(quick("bench x"), "bench --quick x");
+    assert_eq!(
+        quick("bench x # not --quick"),
+        "bench --quick x # not --quick"
+    );
     assert!(is_gate("history check --store s") && !is_gate("history add f"));
 }
