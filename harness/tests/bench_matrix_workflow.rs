@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::workflow::{self, Job, Step, Yaml};
+use common::workflow::{self, Job, Yaml};
 use std::collections::BTreeSet;
 
 const PATH: &str = ".github/workflows/bench-matrix.yml";
@@ -31,13 +31,6 @@ fn runners(bench: &Job) -> Vec<Yaml> {
         .as_vec()
         .expect("the matrix lists its runners under `include:`")
         .clone()
-}
-
-fn step<'a>(steps: &'a [Step], what: &str, find: impl Fn(&Step) -> bool) -> &'a Step {
-    steps
-        .iter()
-        .find(|s| find(s))
-        .unwrap_or_else(|| panic!("no step {what} in {steps:#?}"))
 }
 
 #[test]
@@ -76,20 +69,20 @@ fn runners_of_two_architectures_bench_and_count_under_their_machine_names_and_up
     let steps = bench.steps();
     workflow::pinned_toolchain(&steps);
     let machine = "--machine \"${{ matrix.machine }}\"";
-    let quick = step(&steps, "running bench --quick", |s| {
+    let quick = workflow::step(&steps, "running bench --quick", |s| {
         s.run.contains("bitbench bench --quick")
     });
     assert!(quick.run.contains(machine), "{quick:#?}");
     assert!(quick.run.contains("--out \"results/"), "{quick:#?}");
     // Counting needs valgrind: it runs, and the tools install, only where
     // the matrix says valgrind runs.
-    let count = step(&steps, "running count", |s| {
+    let count = workflow::step(&steps, "running count", |s| {
         s.run.contains("bitbench count")
     });
     assert!(count.run.contains(machine), "{count:#?}");
     assert!(count.run.contains("--out \"results/"), "{count:#?}");
     assert_eq!(count.condition, "matrix.count", "{count:#?}");
-    let tools = step(&steps, "installing valgrind", |s| {
+    let tools = workflow::step(&steps, "installing valgrind", |s| {
         s.run.contains("install-measure-tools")
     });
     assert_eq!(tools.condition, count.condition);
@@ -99,7 +92,7 @@ fn runners_of_two_architectures_bench_and_count_under_their_machine_names_and_up
         assert!(runner["count"].as_bool().is_some(), "{runner:?}");
     }
 
-    let upload = step(&steps, "uploading", |s| {
+    let upload = workflow::step(&steps, "uploading", |s| {
         s.uses.starts_with("actions/upload-artifact@v")
     });
     assert_eq!(upload.with("path"), Some("results/*.json"), "{upload:#?}");
@@ -121,7 +114,7 @@ fn one_job_downloads_every_runners_results_and_draws_one_report() {
         .expect("a name before the machine");
 
     let steps = merge.steps();
-    let download = step(&steps, "downloading", |s| {
+    let download = workflow::step(&steps, "downloading", |s| {
         s.uses.starts_with("actions/download-artifact@v")
     });
     assert_eq!(
@@ -132,7 +125,7 @@ fn one_job_downloads_every_runners_results_and_draws_one_report() {
     assert_eq!(download.with("merge-multiple"), Some("true"));
     let dir = download.with("path").expect("downloaded into a folder");
 
-    let report = step(&steps, "running report", |s| {
+    let report = workflow::step(&steps, "running report", |s| {
         s.run.contains("bitbench report")
     });
     assert!(
@@ -141,7 +134,7 @@ fn one_job_downloads_every_runners_results_and_draws_one_report() {
             .contains(&format!("bitbench report {dir}/*.json --out report")),
         "every file into one report: {report:#?}"
     );
-    let page = step(&steps, "uploading the report", |s| {
+    let page = workflow::step(&steps, "uploading the report", |s| {
         s.uses.starts_with("actions/upload-artifact@v") && s.with("path") == Some("report")
     });
     assert!(page.with("name").is_some(), "{page:#?}");

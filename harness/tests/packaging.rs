@@ -70,8 +70,8 @@ fn unpack(krate: &Path, into: &Path) -> Vec<String> {
     files
 }
 
-/// The packaged manifest as `cargo metadata` reads it.
-fn manifest(dir: &Path) -> Value {
+/// `cargo metadata --no-deps` of the manifest at `manifest`: its packages.
+fn packages(manifest: &Path) -> Vec<Value> {
     let out = cargo()
         .args([
             "metadata",
@@ -81,7 +81,7 @@ fn manifest(dir: &Path) -> Value {
             "1",
         ])
         .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
+        .arg(manifest)
         .output()
         .expect("cargo runs");
     assert!(
@@ -90,26 +90,12 @@ fn manifest(dir: &Path) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
-    metadata["packages"][0].clone()
+    metadata["packages"].as_array().unwrap().clone()
 }
 
 /// The workspace's members, by package name.
 fn members() -> Vec<String> {
-    let out = cargo()
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .current_dir(root())
-        .output()
-        .expect("cargo runs");
-    let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut names: Vec<String> = metadata["packages"]
-        .as_array()
-        .unwrap()
+    let mut names: Vec<String> = packages(&root().join("Cargo.toml"))
         .iter()
         .map(|p| p["name"].as_str().unwrap().to_owned())
         .collect();
@@ -168,7 +154,7 @@ fn check_manifest(package: &Value, members: &[String]) {
 #[test]
 fn every_crate_packages_with_its_licences_readme_and_metadata() {
     let scratch = std::env::temp_dir().join(format!("bitbench-package-{}", std::process::id()));
-    let (packages, log) = package(&scratch);
+    let (crates, log) = package(&scratch);
     let members = members();
     assert_eq!(members.len(), 6, "{members:?}");
     let root_licences = ["LICENSE-MIT", "LICENSE-APACHE"]
@@ -176,7 +162,7 @@ fn every_crate_packages_with_its_licences_readme_and_metadata() {
     let unpacked = scratch.join("unpacked");
     std::fs::create_dir_all(&unpacked).unwrap();
     for member in &members {
-        let krate = packages.join(format!("{member}-0.1.0.crate"));
+        let krate = crates.join(format!("{member}-0.1.0.crate"));
         assert!(krate.is_file(), "{} missing:\n{log}", krate.display());
         let files = unpack(&krate, &unpacked);
         let dir = unpacked.join(format!("{member}-0.1.0"));
@@ -212,7 +198,7 @@ fn every_crate_packages_with_its_licences_readme_and_metadata() {
                 .any(|f| f.starts_with("target/") || f.ends_with(".crate")),
             "{member}: {files:?}"
         );
-        check_manifest(&manifest(&dir), &members);
+        check_manifest(&packages(&dir.join("Cargo.toml"))[0], &members);
     }
 
     // The report's font travels with its licence; the library's README is

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::workflow::{self, Step};
+use common::workflow;
 use std::process::Command;
 
 const PATH: &str = ".github/workflows/semver.yml";
@@ -28,13 +28,6 @@ fn newest_release() -> (String, String) {
     (version.to_owned(), commit)
 }
 
-fn step<'a>(steps: &'a [Step], what: &str, find: impl Fn(&Step) -> bool) -> &'a Step {
-    steps
-        .iter()
-        .find(|s| find(s))
-        .unwrap_or_else(|| panic!("no step {what} in {steps:#?}"))
-}
-
 #[test]
 fn semver_checks_runs_on_every_change_against_the_changelogs_release() {
     let doc = workflow::load(PATH);
@@ -54,7 +47,7 @@ fn semver_checks_runs_on_every_change_against_the_changelogs_release() {
     );
     let steps = job.steps();
 
-    let checkout = step(&steps, "checking out", |s| {
+    let checkout = workflow::step(&steps, "checking out", |s| {
         s.uses.starts_with("actions/checkout@")
     });
     let with = |key: &str| {
@@ -70,7 +63,7 @@ fn semver_checks_runs_on_every_change_against_the_changelogs_release() {
         "the baseline needs the history"
     );
 
-    let install = step(&steps, "installing the checker", |s| {
+    let install = workflow::step(&steps, "installing the checker", |s| {
         s.with
             .iter()
             .any(|(_, v)| v.starts_with("cargo-semver-checks"))
@@ -84,7 +77,7 @@ fn semver_checks_runs_on_every_change_against_the_changelogs_release() {
         "the checker is pinned to an exact version: {tool}"
     );
 
-    let check = step(&steps, "running the checker", |s| {
+    let check = workflow::step(&steps, "running the checker", |s| {
         s.run.contains("cargo semver-checks")
     });
     let words: Vec<&str> = check.run.split_whitespace().collect();

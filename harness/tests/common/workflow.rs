@@ -243,3 +243,11 @@ pub fn run_script(step: &Step, dir: &Path, env: &[(&str, &str)]) -> std::process
         .output()
         .expect("bash runs")
 }
+
+/// The step of `steps` that `find` picks; panics naming `what` when none.
+pub fn step<'a>(steps: &'a [Step], what: &str, find: impl Fn(&Step) -> bool) -> &'a Step {
+    steps
+        .iter()
+        .find(|s| find(s))
+        .unwrap_or_else(|| panic!("no step {what} in {steps:#?}"))
+}
