@@ -118,7 +118,7 @@ fn main() -> std::process::ExitCode {
 
 /// The README's example: its one `rust` block, a whole program.
 fn readme_example() -> String {
-    let readme = &common::guide::pages()[0].text;
+    let readme = common::guide::readme();
     let mut blocks = readme.split("```rust\n").skip(1);
     let block = blocks
         .next()

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::guide::root;
+use common::root;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,7 @@
 //! The README and the guide's pages (`docs/*.md`), read by the tests that
 //! keep what they show true.
 
+use super::root;
 use std::path::{Path, PathBuf};
 
 /// One Markdown page: its path from the workspace root and its text.
@@ -9,9 +10,9 @@ pub struct Page {
     pub text: String,
 }
 
-/// The workspace root.
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+/// The README's text.
+pub fn readme() -> String {
+    std::fs::read_to_string(root().join("README.md")).expect("README.md at the root")
 }
 
 /// `README.md`, then every `docs/*.md` in name order.

@@ -77,13 +77,15 @@ pub fn tool_missing(program: &str) -> bool {
         .map_or(true, |o| !o.status.success())
 }
 
+/// The workspace's root, where the README, `docs/` and `.github/` are.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
 /// This workspace's target directory (`CARGO_TARGET_DIR` where set), which
 /// the builds of crates outside it share.
 pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    )
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
 
 /// Writes the manifest of a crate outside this workspace at `dir`: package
@@ -119,8 +121,7 @@ lto = "thin"
     );
     std::fs::create_dir_all(dir).expect("the crate's directory");
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("the manifest is written");
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).expect("the lock file");
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).expect("the lock file");
 }
 
 /// Builds the binaries of the crate at `dir`, a crate outside this

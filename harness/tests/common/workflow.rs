@@ -11,7 +11,7 @@ pub use yaml_rust2::Yaml;
 
 /// The text of `path`, relative to the repository's root.
 pub fn read(path: &str) -> String {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+    let full = super::root().join(path);
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
