@@ -62,9 +62,11 @@ enum Command {
         /// practically never finish (it prints the estimate otherwise).
         #[arg(long)]
         force: bool,
-        /// Seconds an input may run before the variant counts as hung.
-        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
-        timeout: std::time::Duration,
+        /// Seconds an input may run before the variant counts as hung and
+        /// is stopped; default: none, the variant runs as long as it takes
+        /// (after 10 s a note says how to stop it).
+        #[arg(long, value_name = "SECONDS", value_parser = crate::fault::parse_timeout)]
+        timeout: Option<std::time::Duration>,
     },
     /// Print the inputs of one input set, one a line, in the format `solve` reads.
     ///

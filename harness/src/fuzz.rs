@@ -271,7 +271,7 @@ fn program() -> &'static str {
 /// The `solve` command answering `inputs` with `variant` (none: the
 /// workload's default), through [`program`].
 pub(crate) fn solve_line(workload: &str, variant: Option<&str>, inputs: &[String]) -> String {
-    crate::repro::solve_line(program(), workload, variant, inputs)
+    crate::repro::solve_line(program(), workload, variant, inputs, None)
 }
 
 /// What the oracle answered and what one variant answered instead, in the

@@ -6,6 +6,7 @@
 //! user ran.
 
 use std::path::Path;
+use std::time::Duration;
 
 /// The running program as the user invoked it: the file name of `argv[0]`,
 /// else `binary` (the [`Origin`](crate::Origin)'s, when the platform gives
@@ -21,17 +22,25 @@ pub(crate) fn program(binary: &str) -> String {
         )
 }
 
-/// `PROGRAM solve WORKLOAD [--variant V] 'INPUT'...`: the command answering
-/// `inputs` with `variant` (none: the workload's default).
+/// `PROGRAM solve WORKLOAD [--variant V] [--timeout N] 'INPUT'...`: the
+/// command answering `inputs` with `variant` (none: the workload's
+/// default). A hang's line gives the `deadline` it ran into, whole seconds
+/// rounded up, so that the repro stops too (`solve` alone runs as long as
+/// the variant takes).
 pub(crate) fn solve_line(
     program: &str,
     workload: &str,
     variant: Option<&str>,
     inputs: &[String],
+    deadline: Option<Duration>,
 ) -> String {
     let mut line = format!("{program} solve {workload}");
     if let Some(variant) = variant {
         line.push_str(&format!(" --variant {variant}"));
+    }
+    if let Some(deadline) = deadline {
+        let seconds = deadline.as_secs() + u64::from(deadline.subsec_nanos() > 0);
+        line.push_str(&format!(" --timeout {seconds}"));
     }
     for input in inputs {
         line.push(' ');
@@ -77,19 +86,44 @@ mod tests {
     #[test]
     fn inputs_are_quoted_for_the_shell() {
         assert_eq!(
-            solve_line("toy", "w", Some("v"), &["it's 1".into(), "2".into()]),
+            solve_line("toy", "w", Some("v"), &["it's 1".into(), "2".into()], None),
             r"toy solve w --variant v 'it'\''s 1' '2'"
         );
-        assert_eq!(solve_line("bitbench", "w", None, &[]), "bitbench solve w");
+        assert_eq!(
+            solve_line("bitbench", "w", None, &[], None),
+            "bitbench solve w"
+        );
+    }
+
+    #[test]
+    fn a_hang_repro_stops_at_its_deadline_rounded_up() {
+        let line = |d| solve_line("toy", "w", Some("v"), &["1".into()], Some(d));
+        assert_eq!(
+            line(Duration::from_secs(5)),
+            "toy solve w --variant v --timeout 5 '1'"
+        );
+        assert_eq!(
+            line(Duration::from_millis(5250)),
+            "toy solve w --variant v --timeout 6 '1'"
+        );
     }
 
     #[test]
     fn solve_lines_read_back_into_their_words() {
         let inputs = ["it's 1".to_owned(), "#.. /...".to_owned(), String::new()];
-        let line = solve_line("toy", "w", None, &inputs);
+        let line = solve_line("toy", "w", None, &inputs, Some(Duration::from_secs(3)));
         assert_eq!(
             shell_words(&line),
-            ["toy", "solve", "w", "it's 1", "#.. /...", ""]
+            [
+                "toy",
+                "solve",
+                "w",
+                "--timeout",
+                "3",
+                "it's 1",
+                "#.. /...",
+                ""
+            ]
         );
     }
 

@@ -570,6 +570,7 @@ fn faulted(
         workload: &p.workload,
         variant: &p.variant,
         deadline: builds[0].timeout,
+        expected: None,
     };
     let shrink = |line: &str| {
         suite
@@ -590,7 +591,13 @@ fn faulted(
                 .iter()
                 .map(|s| {
                     let exe = s.exe.display().to_string();
-                    crate::repro::solve_line(&exe, &p.workload, Some(&p.variant), &found.inputs)
+                    crate::repro::solve_line(
+                        &exe,
+                        &p.workload,
+                        Some(&p.variant),
+                        &found.inputs,
+                        found.fault.deadline(),
+                    )
                 })
                 .collect();
             (why, repro)

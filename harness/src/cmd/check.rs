@@ -71,7 +71,8 @@ fn print_report(report: &CheckReport, program: &str) {
         outln!("    {:>10}: {}", f.reference, f.expected);
         outln!("    {:>10}: {}", f.variant, f.got);
         let input = std::slice::from_ref(&f.input);
-        let repro = |variant: &str| solve_line(program, &report.workload, Some(variant), input);
+        let repro =
+            |variant: &str| solve_line(program, &report.workload, Some(variant), input, None);
         outln!("    reproduce: {}", repro(&f.variant));
         outln!("               {}", repro(&f.reference));
     }

@@ -472,7 +472,8 @@ fn faulting_variants(suite: &Suite, line: &str) -> Vec<String> {
             let prober =
                 crate::fault::probe::Prober::this(workload, v.name, crate::fault::DEFAULT_TIMEOUT);
             let fault = prober.probe(inputs).ok().flatten()?;
-            let repro = crate::repro::solve_line(program, workload, Some(v.name), inputs);
+            let repro =
+                crate::repro::solve_line(program, workload, Some(v.name), inputs, fault.deadline());
             Some(format!("{} {}: {repro}", v.name, fault.describe()))
         })
         .collect()

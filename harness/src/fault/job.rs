@@ -125,7 +125,7 @@ fn work(w: &dyn DynWorkload, job: Job) -> Result<Reply, Error> {
 }
 
 /// Runs `job` in a watched child: its reply, or how it ended without one.
-fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply, Ended>, Error> {
+fn run(w: &dyn DynWorkload, job: &Job, deadline: Deadline) -> Result<Result<Reply, Ended>, Error> {
     static JOBS: AtomicU64 = AtomicU64::new(0);
     let reply = std::env::temp_dir().join(format!(
         "bitbench-job-{}-{}.json",
@@ -147,7 +147,7 @@ fn run(w: &dyn DynWorkload, job: &Job, timeout: Duration) -> Result<Result<Reply
     if crate::progress::enabled() {
         command.env(crate::progress::FORCE_ENV, "1");
     }
-    let ended = watch::run(command, Deadline::Steps(timeout), true)?;
+    let ended = watch::run(command, deadline, true)?;
     let text = std::fs::read(&reply);
     let _ = std::fs::remove_file(&reply);
     if ended.fault.is_some() {
@@ -231,7 +231,7 @@ fn until_done<O: Excluding>(
     let mut findings = Vec::new();
     loop {
         let job = options.job();
-        let ended = match run(w, &job, options.timeout())? {
+        let ended = match run(w, &job, Deadline::steps(options.timeout()))? {
             Ok(reply) => return Ok((reply, findings)),
             Err(ended) => ended,
         };
@@ -314,11 +314,12 @@ pub(crate) fn plan(
 }
 
 /// `solve`, isolated: the answers, or `Err(Failed)` naming the input the
-/// variant crashed or hung on.
+/// variant crashed on, or ran past `timeout` on (none: it runs as long as
+/// it takes).
 pub(crate) fn solve(
     w: &dyn DynWorkload,
     request: &crate::solve::SolveRequest<'_>,
-    timeout: Duration,
+    timeout: Option<Duration>,
 ) -> Result<Vec<String>, Error> {
     if !super::isolating() {
         return w.solve_text(request);
@@ -330,7 +331,11 @@ pub(crate) fn solve(
         format: request.format.to_owned(),
         force: request.force,
     };
-    match run(w, &job, timeout)? {
+    let deadline = Deadline {
+        step: timeout,
+        whole: None,
+    };
+    match run(w, &job, deadline)? {
         Ok(Reply::Solve(lines)) => Ok(lines),
         Ok(_) => Err(other_reply("solve")),
         Err(ended) => {
@@ -395,8 +400,10 @@ fn investigate(
     for step in &ended.open {
         let batch = batch_inputs(w, job, step)?;
         let lines: Vec<String> = batch.iter().map(|(line, _)| line.clone()).collect();
-        let deadline = timeout + Duration::from_millis(step.allowance_ms);
-        let prober = Prober::this(w.name(), &step.variant, deadline);
+        let prober = Prober {
+            expected: Some(step.allowance()),
+            ..Prober::this(w.name(), &step.variant, timeout + step.allowance())
+        };
         eprintln!(
             "{}: {} {}: finding the input, each try in a fresh process",
             w.name(),
@@ -418,8 +425,11 @@ fn investigate(
                 [one] => w.picture_text(one),
                 _ => String::new(),
             },
-            repro: (!found.inputs.is_empty())
-                .then(|| solve_line(program, w.name(), Some(&step.variant), &found.inputs)),
+            repro: (!found.inputs.is_empty()).then(|| {
+                let variant = Some(step.variant.as_str());
+                let deadline = found.fault.deadline().map(|_| timeout);
+                solve_line(program, w.name(), variant, &found.inputs, deadline)
+            }),
             fault: found.fault,
             inputs: found.inputs,
             shrunk: found.shrunk,

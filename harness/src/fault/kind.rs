@@ -30,6 +30,14 @@ impl Fault {
         }
     }
 
+    /// The deadline a hang ran into, for its repro line to stop at too.
+    pub(crate) fn deadline(&self) -> Option<Duration> {
+        match self {
+            Fault::Hung { after } => Some(*after),
+            _ => None,
+        }
+    }
+
     /// Whether the variant crashed (rather than hung).
     pub(crate) fn crashed(&self) -> bool {
         !matches!(self, Fault::Hung { .. })

@@ -7,8 +7,17 @@
 //! one every bitbench build understands (`ab` probes the other build with
 //! it). A batch is halved while one half alone still faults the same way;
 //! the single input left is shrunk as `check` shrinks a wrong answer, each
-//! candidate in its own process, within a time budget, since a candidate
-//! that hangs costs a whole deadline.
+//! candidate in its own process, within a time budget.
+//!
+//! A candidate that hangs costs its whole deadline, so a hang's candidates
+//! do not get the batch's: each input of a candidate may take what the
+//! reference took on the whole faulting batch, ten times over, plus
+//! [`HANG_GRACE`], counted from when the input starts (not from the
+//! process's start). A single input whose reference answer takes
+//! microseconds is given a quarter of a second, not `--timeout`. The input
+//! found is then run once more under the full deadline, which is what the
+//! finding reports; should it finish there, the short deadlines misled
+//! the search, and it is done again with the full one.
 
 use super::kind::Fault;
 use super::watch::{self, Deadline};
@@ -27,6 +36,11 @@ const SHRINK_FLOOR: Duration = Duration::from_secs(2);
 /// Steps of shrinking before settling for the input reached so far.
 const SHRINK_STEPS: usize = 1000;
 
+/// What an input of a hang's candidate may take beyond the reference's
+/// allowance: far above what one input of a sound variant takes, far
+/// below a deadline.
+const HANG_GRACE: Duration = Duration::from_millis(250);
+
 /// One variant of one workload in a given program, probed in fresh
 /// processes.
 pub(crate) struct Prober<'a> {
@@ -38,6 +52,9 @@ pub(crate) struct Prober<'a> {
     pub variant: &'a str,
     /// How long one probe may run.
     pub deadline: Duration,
+    /// What the faulting batch's reference took, ten times over (its
+    /// step's allowance), when known: a hang's candidates are held to it.
+    pub expected: Option<Duration>,
 }
 
 /// What a finished search found.
@@ -63,15 +80,30 @@ impl Prober<'_> {
             workload,
             variant,
             deadline,
+            expected: None,
         }
     }
 
     /// Runs `inputs` in a fresh process: its fault, if it has one. A probe
     /// that cannot run at all (the program refuses the inputs) is an error.
     pub(crate) fn probe(&self, inputs: &[String]) -> Result<Option<Fault>, Error> {
+        self.probe_within(inputs, None)
+    }
+
+    /// [`Self::probe`], each input held to `per_input` when given (the
+    /// whole probe always to the deadline).
+    fn probe_within(
+        &self,
+        inputs: &[String],
+        per_input: Option<Duration>,
+    ) -> Result<Option<Fault>, Error> {
         let mut command = solve_command(&self.exe, self.workload, self.variant, inputs);
         command.stdout(Stdio::null());
-        let ended = watch::run(command, Deadline::Whole(self.deadline), false)?;
+        let deadline = Deadline {
+            step: per_input,
+            whole: Some(self.deadline),
+        };
+        let ended = watch::run(command, deadline, false)?;
         match (ended.fault, ended.status.code()) {
             (Some(fault), _) => Ok(Some(fault)),
             (None, Some(0 | 1)) => Ok(None),
@@ -93,6 +125,43 @@ impl Prober<'_> {
         fault: &Fault,
         shrink: &dyn Fn(&str) -> Vec<String>,
     ) -> Result<Found, Error> {
+        let short = self
+            .expected
+            .filter(|_| !fault.crashed())
+            .map(|expected| expected + HANG_GRACE)
+            .filter(|short| *short < self.deadline);
+        if let Some(short) = short {
+            let found = self.search_within(batch.clone(), fault, shrink, Some(short))?;
+            if found.inputs.is_empty() {
+                return Ok(found);
+            }
+            if let Some(confirmed) = self.probe(&found.inputs)?.filter(|f| f.same_kind(fault)) {
+                return Ok(Found {
+                    fault: confirmed,
+                    ..found
+                });
+            }
+            eprintln!(
+                "{} {}: the input found at {} per input finishes within {}; \
+                 searching again with the full deadline",
+                self.workload,
+                self.variant,
+                super::kind::seconds(short),
+                super::kind::seconds(self.deadline)
+            );
+        }
+        self.search_within(batch, fault, shrink, None)
+    }
+
+    /// [`Self::search`], each input of a candidate held to `per_input`
+    /// when given.
+    fn search_within(
+        &self,
+        batch: Vec<String>,
+        fault: &Fault,
+        shrink: &dyn Fn(&str) -> Vec<String>,
+        per_input: Option<Duration>,
+    ) -> Result<Found, Error> {
         let mut found = Found {
             inputs: batch,
             fault: fault.clone(),
@@ -101,7 +170,9 @@ impl Prober<'_> {
             out_of_time: false,
         };
         let same = |inputs: &[String]| -> Result<Option<Fault>, Error> {
-            Ok(self.probe(inputs)?.filter(|f| f.same_kind(fault)))
+            Ok(self
+                .probe_within(inputs, per_input)?
+                .filter(|f| f.same_kind(fault)))
         };
         let mut narrowed = false;
         while found.inputs.len() > 1 {
