@@ -10,6 +10,8 @@
 //! answers and counts, and an unpaired time comparison labelled so.
 
 mod child;
+mod instances;
+mod modes;
 pub mod oneshot;
 mod pairs;
 mod stats;
@@ -438,9 +440,12 @@ fn plan(suite: &Suite, options: &Options, a: &Build, b: &Build) -> Result<Vec<Pl
 }
 
 /// A batch both builds answered alike.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Batch {
-    /// Its inputs.
+    /// Its inputs, as the builds read them (a restarted build loads them
+    /// again).
+    lines: Vec<String>,
+    /// How many.
     inputs: usize,
     /// Its throughput elements, where a serve-mode build said (else 1).
     elements: u64,
@@ -524,6 +529,7 @@ fn answers(
     let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {
         return Ok(Compared::Agree(Batch {
             inputs: lines.len(),
+            lines,
             elements,
         }));
     };
@@ -696,22 +702,10 @@ fn time(
     records: &mut Vec<Record>,
 ) -> Result<Row, Error> {
     let threshold = budget.threshold_pct;
-    let (Some((ca, ha)), Some((cb, hb))) = (&mut a.child, &mut b.child) else {
+    if a.child.is_none() || b.child.is_none() {
         return unpaired(p, [&a.side, &b.side], threshold, files, records);
-    };
-    if let Some(core) = core {
-        ca.pin(core);
-        cb.pin(core);
     }
-    let a_side = pairs::Side {
-        child: ca,
-        protocol: ha.protocol,
-    };
-    let b_side = pairs::Side {
-        child: cb,
-        protocol: hb.protocol,
-    };
-    let measured = pairs::measure(a_side, b_side, batch.inputs, batch.elements, budget)?;
+    let measured = instances::measure(p, &batch, [&mut *a, &mut *b], budget, core)?;
     let pairs = &measured.pairs;
     let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
     let mut row = Row::new(p, "time", &format!("ns/{}", p.unit));
@@ -730,7 +724,19 @@ fn time(
     row.seconds = measured.elapsed.as_secs_f64();
     row.concern = concern(&measured, &disturbance, threshold);
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
-    let judged = stats::judge(pairs, threshold);
+    // Judged on the pairs both sides share, the interval widened by the
+    // spread between pairs of processes.
+    let shared = modes::shared(pairs, &measured.windows);
+    let kept: Vec<(f64, f64)> = shared.kept.iter().map(|&i| pairs[i]).collect();
+    row.outliers = shared.set_aside;
+    row.slow_mode = shared.slow.map(|s| s.describe(kept.len()));
+    let (tau, slices) = instances::between(&measured, &shared.kept);
+    row.processes = slices.max(1);
+    row.between_pct = (slices > 1).then_some(tau * 100.0);
+    let judged = stats::judge(&kept, threshold).map(|j| stats::Judged {
+        interval: instances::widen(j.ratio, j.interval, tau, slices),
+        ..j
+    });
     // Too few pairs to judge still leave their ratios to draw, about their
     // plain median.
     let median = crate::stats::summarize(&row.ratios).map(|s| s.median);
@@ -753,7 +759,7 @@ fn time(
         None => {
             row.verdict = Verdict::NotComparable(format!(
                 "{} pairs, fewer than {}",
-                pairs.len(),
+                kept.len(),
                 stats::MIN_PAIRS
             ));
         }
@@ -772,10 +778,12 @@ fn concern(measured: &pairs::Measured, d: &Disturbance, threshold: f64) -> Optio
     if !measured.resolved() {
         let spread = stats::spread(&measured.pairs).unwrap_or(0.0) * 100.0;
         why.push(format!(
-            "pairs spread ±{spread:.2} %: resolving {threshold} % needs {} undisturbed pairs, {} measured in {:.1} s",
+            "pairs spread ±{spread:.2} %: resolving {threshold} % needs {} undisturbed pairs for {:.0} % power, {} measured in {:.1} s reached {:.0} %",
             measured.needed,
+            stats::POWER * 100.0,
             measured.pairs.len(),
-            measured.elapsed.as_secs_f64()
+            measured.elapsed.as_secs_f64(),
+            stats::power(&measured.pairs, threshold) * 100.0,
         ));
     }
     (!why.is_empty()).then(|| why.join("; "))
@@ -864,7 +872,12 @@ fn holm(rows: &mut [Row]) {
         .collect();
     let p: Vec<f64> = tested.iter().filter_map(|&i| rows[i].p_value).collect();
     for (&i, moved) in tested.iter().zip(holm_rejects(&p, ALPHA)) {
-        rows[i].verdict = match (moved, rows[i].change_pct.unwrap_or(0.0) > 0.0) {
+        // A move whose interval (widened by the spread between processes)
+        // still holds no change is not shown.
+        let beyond = rows[i]
+            .interval_pct
+            .is_none_or(|v| v.low > 0.0 || v.high < 0.0);
+        rows[i].verdict = match (moved && beyond, rows[i].change_pct.unwrap_or(0.0) > 0.0) {
             (false, _) => Verdict::NoChange,
             (true, true) => Verdict::Regressed,
             (true, false) => Verdict::Improved,
@@ -1133,6 +1146,8 @@ mod tests {
             probe: "rusage".into(),
         };
         let m = pairs::Measured {
+            windows: vec![0; pairs.len()],
+            instances: vec![0; pairs.len()],
             pairs,
             set_aside,
             probe: "rusage",

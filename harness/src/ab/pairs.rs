@@ -60,6 +60,11 @@ pub struct Side<'a> {
 pub struct Measured {
     /// The undisturbed pairs `(a, b)`, nanoseconds per element.
     pub pairs: Vec<(f64, f64)>,
+    /// Which inputs each pair ran: pairs of one window do the same work.
+    pub windows: Vec<usize>,
+    /// Which pair of processes took each pair (0 the first; see
+    /// `instances.rs`).
+    pub instances: Vec<usize>,
     /// Pairs set aside as disturbed.
     pub set_aside: usize,
     /// How the samples were watched (see `reports::Disturbance::probe`).
@@ -118,87 +123,162 @@ fn weaker(a: &'static str, b: &'static str) -> &'static str {
     if rank(b) < rank(a) { b } else { a }
 }
 
-/// Pairs of `a` and `b`, both with the record's batch of `inputs` inputs
-/// loaded; `elements` is what one run of the whole batch processes.
-pub fn measure<'a>(
-    mut a: Side<'a>,
-    mut b: Side<'a>,
+/// The window of the `k`th sample of `shape`, `None` for the whole batch.
+fn window(shape: Shape, k: usize, inputs: usize) -> Option<Window> {
+    shape.len.map(|_| {
+        let range = shape.window(k, inputs);
+        Window {
+            start: range.start,
+            len: range.len(),
+        }
+    })
+}
+
+/// Why [`Pairing::take`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The pairs are enough for their spread, or the cap is reached.
+    Done,
+    /// The slice of time it was given is over; more pairs are wanted.
+    Slice,
+}
+
+/// Pairs of two builds being taken, possibly from several pairs of
+/// processes in turn (`instances.rs`).
+pub struct Pairing {
+    start: Instant,
+    budget: Budget,
     inputs: usize,
     elements: u64,
-    budget: Budget,
-) -> Result<Measured, Error> {
-    let start = Instant::now();
-    let windows = if a.protocol >= 2 && b.protocol >= 2 {
-        inputs
-    } else {
-        0
-    };
-    // The slower build's best single run of the batch sets the shape, so
-    // neither side's sample falls short of the target. A batch longer
-    // than the target is run once: its windows are short anyway.
-    let mut one = Duration::from_nanos(1);
-    for side in [&mut a, &mut b] {
-        let mut best = Duration::MAX;
-        for _ in 0..3 {
-            let s = side.child.request::<Sample>(&Request::Sample {
-                reps: 1,
-                window: None,
-            })?;
-            best = best.min(Duration::from_nanos(s.ns));
-            if best > TARGET_SAMPLE {
-                break;
-            }
-        }
-        one = one.max(best);
-    }
-    let mut sizer = Sizer::new(TARGET_SAMPLE, one, windows);
-    let mut pairs = Vec::new();
-    let mut set_aside = 0;
-    // The weakest way any sample was watched names them all.
-    let mut probe = disturb::PROBE;
-    for k in 0.. {
-        if pairs.len() >= stats::MAX_PAIRS || start.elapsed() >= budget.cap {
-            break;
-        }
-        if start.elapsed() >= budget.base
-            && k % 8 == 0
-            && pairs.len() >= stats::pairs_needed(&pairs, budget.threshold_pct)
-        {
-            break;
-        }
-        let shape = sizer.shape();
-        let window = shape.len.map(|_| {
-            let range = shape.window(k, inputs);
-            Window {
-                start: range.start,
-                len: range.len(),
-            }
-        });
-        // Alternating which goes first cancels any advantage of position.
-        let (x, y) = if k % 2 == 0 {
-            let x = sample(&mut a, shape, window, elements)?;
-            (x, sample(&mut b, shape, window, elements)?)
+    sizer: Sizer,
+    /// Samples asked for so far: the windows take turns by it.
+    k: usize,
+    measured: Measured,
+}
+
+impl Pairing {
+    /// Starts pairing `a` and `b`, both with the record's batch of
+    /// `inputs` inputs loaded; `elements` is what one run of the whole
+    /// batch processes. The sample's shape is set here, once.
+    pub fn new<'c>(
+        a: &mut Side<'c>,
+        b: &mut Side<'c>,
+        inputs: usize,
+        elements: u64,
+        budget: Budget,
+    ) -> Result<Pairing, Error> {
+        let start = Instant::now();
+        let windows = if a.protocol >= 2 && b.protocol >= 2 {
+            inputs
         } else {
-            let y = sample(&mut b, shape, window, elements)?;
-            (sample(&mut a, shape, window, elements)?, y)
+            0
         };
-        probe = weaker(weaker(probe, x.2), y.2);
-        // Set a pair aside only when both sides were watched: watching
-        // one side alone would favour the other.
-        let disturbed = x.1.zip(y.1).is_some_and(|(dx, dy)| dx || dy);
-        sizer.note(disturbed);
-        if disturbed {
-            set_aside += 1;
-        } else {
-            pairs.push((x.0, y.0));
+        // The slower build's best single run of the batch sets the shape,
+        // so neither side's sample falls short of the target. A batch
+        // longer than the target is run once: its windows are short anyway.
+        let mut one = Duration::from_nanos(1);
+        for side in [a, b] {
+            let mut best = Duration::MAX;
+            for _ in 0..3 {
+                let s = side.child.request::<Sample>(&Request::Sample {
+                    reps: 1,
+                    window: None,
+                })?;
+                best = best.min(Duration::from_nanos(s.ns));
+                if best > TARGET_SAMPLE {
+                    break;
+                }
+            }
+            one = one.max(best);
+        }
+        Ok(Pairing {
+            start,
+            budget,
+            inputs,
+            elements,
+            sizer: Sizer::new(TARGET_SAMPLE, one, windows),
+            k: 0,
+            measured: Measured {
+                pairs: Vec::new(),
+                windows: Vec::new(),
+                instances: Vec::new(),
+                set_aside: 0,
+                // The weakest way any sample was watched names them all.
+                probe: disturb::PROBE,
+                elapsed: Duration::ZERO,
+                needed: stats::MIN_PAIRS,
+            },
+        })
+    }
+
+    /// One pair of samples of the current shape, not kept: a fresh pair
+    /// of processes runs its first samples cold.
+    pub fn warm<'c>(&mut self, a: &mut Side<'c>, b: &mut Side<'c>) -> Result<(), Error> {
+        let shape = self.sizer.shape();
+        let window = window(shape, self.k, self.inputs);
+        for side in [a, b] {
+            sample(side, shape, window, self.elements)?;
+        }
+        Ok(())
+    }
+
+    /// Takes pairs from `a` and `b` (the processes of `instance`) until
+    /// `until` since the start, or until the pairing is done: the budget
+    /// spent and the pairs as many as their spread needs, or the cap.
+    pub fn take(
+        &mut self,
+        a: &mut Side<'_>,
+        b: &mut Side<'_>,
+        until: Duration,
+        instance: usize,
+    ) -> Result<Stop, Error> {
+        let m = &mut self.measured;
+        loop {
+            let elapsed = self.start.elapsed();
+            if m.pairs.len() >= stats::MAX_PAIRS || elapsed >= self.budget.cap {
+                return Ok(Stop::Done);
+            }
+            if elapsed >= self.budget.base
+                && self.k.is_multiple_of(8)
+                && m.pairs.len() >= stats::pairs_needed(&m.pairs, self.budget.threshold_pct)
+            {
+                return Ok(Stop::Done);
+            }
+            if elapsed >= until {
+                return Ok(Stop::Slice);
+            }
+            let shape = self.sizer.shape();
+            let window = window(shape, self.k, self.inputs);
+            // Alternating which goes first cancels any advantage of position.
+            let (x, y) = if self.k.is_multiple_of(2) {
+                let x = sample(a, shape, window, self.elements)?;
+                (x, sample(b, shape, window, self.elements)?)
+            } else {
+                let y = sample(b, shape, window, self.elements)?;
+                (sample(a, shape, window, self.elements)?, y)
+            };
+            self.k += 1;
+            m.probe = weaker(weaker(m.probe, x.2), y.2);
+            // Set a pair aside only when both sides were watched: watching
+            // one side alone would favour the other.
+            let disturbed = x.1.zip(y.1).is_some_and(|(dx, dy)| dx || dy);
+            self.sizer.note(disturbed);
+            if disturbed {
+                m.set_aside += 1;
+            } else {
+                m.pairs.push((x.0, y.0));
+                m.windows
+                    .push(window.map_or(0, |w| w.start * (self.inputs + 1) + w.len));
+                m.instances.push(instance);
+            }
         }
     }
-    let needed = stats::pairs_needed(&pairs, budget.threshold_pct);
-    Ok(Measured {
-        pairs,
-        set_aside,
-        probe,
-        elapsed: start.elapsed(),
-        needed,
-    })
+
+    /// What was measured.
+    pub fn finish(mut self) -> Measured {
+        let m = &mut self.measured;
+        m.needed = stats::pairs_needed(&m.pairs, self.budget.threshold_pct);
+        m.elapsed = self.start.elapsed();
+        self.measured
+    }
 }

@@ -38,6 +38,21 @@ pub struct Row {
     pub pairs: usize,
     /// Pairs set aside as disturbed (paired time).
     pub set_aside: usize,
+    /// Of the undisturbed pairs, those not judged: too far from the rest
+    /// of their window's (paired time; see `modes.rs`).
+    pub outliers: usize,
+    /// One build's samples fell into a slow mode: which, and how often
+    /// (paired time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slow_mode: Option<String>,
+    /// Pairs of processes the pairs came from (paired time; see
+    /// `instances.rs`).
+    pub processes: usize,
+    /// The spread of the change between them beyond their pairs' own, in
+    /// percent; the interval is widened by it (paired time, more than one
+    /// pair of processes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub between_pct: Option<f64>,
     /// Seconds the pairs took (paired time).
     pub seconds: f64,
     /// Why the verdict may not hold: a busy or noisy machine (paired time).
@@ -74,6 +89,10 @@ impl Row {
             threshold_pct: 0.0,
             pairs: 0,
             set_aside: 0,
+            outliers: 0,
+            slow_mode: None,
+            processes: 0,
+            between_pct: None,
             seconds: 0.0,
             concern: None,
             verdict: Verdict::NoChange,
@@ -101,6 +120,10 @@ impl Row {
             threshold_pct: r.threshold_pct,
             pairs: 0,
             set_aside: 0,
+            outliers: 0,
+            slow_mode: None,
+            processes: 0,
+            between_pct: None,
             seconds: 0.0,
             concern: None,
             verdict: r.verdict.clone(),
@@ -261,6 +284,9 @@ impl Outcome {
             for command in &r.repro {
                 let _ = writeln!(out, "  reproduce: {command}");
             }
+            if let Some(mode) = &r.slow_mode {
+                let _ = writeln!(out, "  {}: {mode}", r.title());
+            }
         }
         for note in &self.notes {
             let _ = writeln!(out, "{note}");
@@ -292,6 +318,9 @@ impl Outcome {
         for r in &self.rows {
             for command in &r.repro {
                 let _ = writeln!(out, "- reproduce: `{command}`");
+            }
+            if let Some(mode) = &r.slow_mode {
+                let _ = writeln!(out, "- {}: {mode}", r.title());
             }
         }
         for note in &self.notes {
