@@ -76,4 +76,5 @@ mod setup;
 mod shape;
 mod solve;
 mod stats;
+mod verdict;
 mod verify;

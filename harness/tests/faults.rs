@@ -1,19 +1,22 @@
 //! A variant that crashes or hangs is a finding, not the end of the run.
 //!
-//! The test writes a crate outside this workspace (the outside-crate
-//! test's manifest and features, so the library build is shared): a toy
-//! kernel, the set bits of a word, four variants, one of which (`table`,
-//! or the one `FAULT_VARIANT` names) faults on every input whose low three
-//! bits are `101` (shrunk: 5), as the environment variable `FAULT` says: a
-//! null write, an endless loop, unbounded recursion, `std::process::abort`,
-//! or an AVX2 instruction it does not declare (or, `slow`, it sleeps 11 s
-//! and answers). Its binary `faulty` reads them; `clean` is the same kernel ignoring them. One build serves every
-//! fault. Through the fixture's own binary, `check` must name the variant,
-//! what happened and the shrunk input with a repro line that reproduces
-//! it, and report the others as agreeing; `bench --quick` must write every
-//! other variant's records and the faulty one's status; `ab --binaries
-//! clean faulty` must call the record BROKE (and the other way round,
-//! fixed, without failing).
+//! The test writes a crate outside this workspace (the outside-crate test's
+//! manifest and features, so the library build is shared): a toy kernel,
+//! the set bits of a word, four variants, one of which (`table`, or the one
+//! `FAULT_VARIANT` names) faults on every input whose low three bits are
+//! `101` (shrunk: 5), as the environment variable `FAULT` says: a null
+//! write, an endless loop, unbounded recursion, `std::process::abort`, or
+//! an AVX2 instruction it does not declare (or, `slow`, it sleeps 11 s and
+//! answers). Its binary `faulty` reads them; `clean` is the same kernel
+//! ignoring them. One build serves every fault. Through the fixture's own
+//! binary, `check` must name the variant, what happened and the shrunk
+//! input with a repro line that reproduces it, and report the others as
+//! agreeing; `bench --quick` must write every other variant's records and
+//! the faulty one's status; `ab --binaries clean faulty` must call the
+//! record BROKE (and the other way round, fixed, without failing). A third
+//! binary, `wrong`, built with `bitbench::main!`, has `table` answer one
+//! too many on those inputs: every command that runs variants must exit 1
+//! and name its records.
 
 mod common;
 
@@ -55,6 +58,11 @@ impl Solve<u64, u32> for Faulty {
             strike(self.fault, *x);
         }
         self.inner.solve_batch(inputs, out);
+        if self.fault == "wrong" {
+            for (x, o) in inputs.iter().zip(out) {
+                *o += u32::from(*x & 7 == 5);
+            }
+        }
     }
 }
 
@@ -154,16 +162,27 @@ fn main() -> std::process::ExitCode {
 
 const CLEAN: &str = "bitbench::main!(fault_kernel::Bits { fault: \"\", victim: \"\" });\n";
 
-/// The fixture's two binaries, built once for every test here.
+/// The same kernel through `main!`, `table` answering one too many there.
+const WRONG: &str =
+    "bitbench::main!(fault_kernel::Bits { fault: \"wrong\", victim: \"table\" });\n";
+
+/// Where the fixture crate is written.
+fn fixture_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("bitbench-faults-{}", std::process::id()))
+}
+
+/// The fixture's `faulty` and `clean` binaries (`wrong` is beside them),
+/// built once for every test here.
 fn binaries() -> &'static (PathBuf, PathBuf) {
     static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("bitbench-faults-{}", std::process::id()));
+        let dir = fixture_dir();
         std::fs::create_dir_all(dir.join("src/bin")).unwrap();
         write_outside_manifest(&dir, "fault-kernel", &["count"]);
         std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
         std::fs::write(dir.join("src/bin/faulty.rs"), FAULTY).unwrap();
         std::fs::write(dir.join("src/bin/clean.rs"), CLEAN).unwrap();
+        std::fs::write(dir.join("src/bin/wrong.rs"), WRONG).unwrap();
         let faulty = build_outside(&dir, "faulty");
         let clean = faulty.with_file_name(format!("clean{}", std::env::consts::EXE_SUFFIX));
         (faulty, clean)
@@ -482,4 +501,103 @@ fn a_fault_only_in_a_is_fixed() {
         stdout.contains("fixed: A aborted (SIGABRT) on input '5' where B does not"),
         "{stdout}"
     );
+}
+
+/// A wrong answer fails every command that runs variants, as `check`
+/// does, and the last line names the wrong records: `bench`, the main job
+/// (in a directory of its own, where it writes `results/` and `report/`),
+/// `count` where valgrind runs, a one-level `matrix` (its level built in
+/// this workspace's target directory, shared with the outside-crate
+/// test's) and `history run` of the fixture as a repository of one
+/// commit. The driver is a copy of `wrong`: revision builds write the
+/// target directory's own.
+#[test]
+fn a_wrong_answer_fails_every_command() {
+    let (faulty, _) = binaries();
+    let scratch = std::env::temp_dir().join(format!("bitbench-wrong-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let wrong = scratch.join("wrong");
+    std::fs::copy(faulty.with_file_name("wrong"), &wrong).unwrap();
+    let target = common::target_dir();
+    let exits_1_naming = |args: &[&str], named: &str| {
+        let out = Command::new(&wrong)
+            .args(args)
+            .current_dir(&scratch)
+            .env("CI", "1")
+            .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_NET_OFFLINE", "true")
+            .output()
+            .expect("the fixture runs");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stdout}\n{stderr}");
+        let last = stderr.trim_end().lines().last().unwrap_or_default();
+        assert!(
+            last.contains(named),
+            "{args:?}: no {named:?} in {last:?}:\n{stdout}\n{stderr}"
+        );
+        (stdout, stderr)
+    };
+    let path = |name: &str| scratch.join(name).to_str().unwrap().to_owned();
+    let every_set = "wrong answer: bits/table on p:0.2, p:0.5, p:0.8 (the results file";
+
+    let (stdout, _) = exits_1_naming(
+        &["bench", "--quick", "--out", &path("bench.json")],
+        every_set,
+    );
+    assert!(stdout.contains("WRONG"), "{stdout}");
+    // The main job: the check fails, and the bench, sweep and report still run.
+    exits_1_naming(
+        &[],
+        "check failed for: bits; wrong answer: bits/table on p:0.2",
+    );
+    assert!(scratch.join("report/index.html").is_file());
+    exits_1_naming(
+        &["matrix", "--levels", "x86-64-v2", "--out", &path("matrix")],
+        "matrix: wrong answer: bits/table on p:0.2, p:0.5, p:0.8",
+    );
+    if tool_missing("valgrind") || tool_missing("gungraun-runner") {
+        eprintln!(
+            "SKIPPED: count (bash .ci/install-measure-tools installs valgrind and gungraun-runner)"
+        );
+    } else {
+        let out = path("count.json");
+        let args = [
+            "count",
+            "--variant",
+            "popcnt",
+            "table",
+            "--inputs",
+            "p:0.5",
+            "--out",
+            &out,
+        ];
+        exits_1_naming(
+            &args,
+            "count: wrong answer: bits/table on p:0.5 (the results file",
+        );
+    }
+
+    let dir = fixture_dir();
+    common::git(&dir, &["init", "-q"]);
+    common::git(&dir, &["add", "-A"]);
+    common::git(&dir, &["commit", "-q", "-m", "the fixture"]);
+    let sha = common::git(&dir, &["rev-parse", "HEAD"]);
+    let store = path("store");
+    let history = ["history", "run", "HEAD", "--store", &store, "--no-count"];
+    let (_, stderr) = exits_1_naming(&history, "1 of 1 commit(s)");
+    let broken = format!(
+        "{} bench: broken: bits/table/p:0.2: wrong answer",
+        &sha[..10]
+    );
+    assert!(stderr.contains(&broken), "no {broken:?} in {stderr}");
+    let filed = reports::history::Store::open(Path::new(&store))
+        .unwrap()
+        .runs()
+        .unwrap();
+    assert_eq!(filed.len(), 1, "filed all the same: {filed:?}");
+
+    let kept = target.join("bitbench-ab");
+    std::fs::remove_dir_all(kept.join(&sha)).ok();
+    std::fs::remove_dir_all(kept.join("src").join(&sha)).ok();
+    std::fs::remove_dir_all(&scratch).ok();
 }

@@ -4,7 +4,7 @@
 //! bitbench reads every schema an older one wrote. Each step fills what
 //! the newer schema records from what the older file implied.
 
-use crate::results::{Machine, Parameter, Record, ResultsFile, SCHEMA};
+use crate::results::{Machine, Parameter, Record, ResultsFile, SCHEMA, Status};
 
 /// Migrates `file` in place, one schema step at a time.
 pub(crate) fn to_current(file: &mut ResultsFile) {
@@ -34,8 +34,28 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
     if file.schema == 5 {
         file.schema = 6;
     }
+    tool_failures(&mut file.records);
     debug_assert_eq!(file.schema, SCHEMA);
 }
+
+/// What `count` wrote, up to schema 6, when gungraun reported nothing for
+/// a case: status `error`, which means a wrong answer. The variant had
+/// answered right (it was verified first); the tool failed. Read as what
+/// it was, `skipped` with the reason, so that no command or gate counts
+/// it as a wrong answer. Files of every version may hold it, hence by
+/// reason rather than by version; newer builds write it so already.
+fn tool_failures(records: &mut [Record]) {
+    for r in records {
+        let reason = r.reason.as_deref().unwrap_or_default();
+        if r.status == Status::Error && reason.starts_with(TOOL_FAILURE) {
+            r.status = Status::Skipped;
+            r.reason = Some(format!("not counted: {reason}"));
+        }
+    }
+}
+
+/// How `count`'s reason for a tool failure began before it was `skipped`.
+const TOOL_FAILURE: &str = "gungraun reported no ";
 
 /// Schema 3's `matrix` tagged every record with the per-level file it came
 /// from (`bench-x86-64.json`, `count-x86-64.json`), which said nothing the
@@ -103,7 +123,44 @@ fn legacy_parameters(set: &str) -> Vec<Parameter> {
 #[cfg(test)]
 mod tests {
     use super::{legacy_parameters, to_current};
-    use crate::results::{Metric, Record, ResultsFile, SCHEMA};
+    use crate::results::{Metric, Record, ResultsFile, SCHEMA, Status};
+
+    #[test]
+    fn a_tool_failure_written_as_an_error_is_read_as_skipped() {
+        let record = |status: Status, reason: &str| Record {
+            status,
+            reason: Some(reason.into()),
+            ..Record::default()
+        };
+        let wrong = record(Status::Error, "wrong answer, not measured: on 5");
+        let mut file = ResultsFile {
+            schema: 6,
+            records: vec![
+                record(Status::Error, "gungraun reported no count for this case"),
+                record(
+                    Status::Error,
+                    "gungraun reported no cache figures for this case",
+                ),
+                wrong.clone(),
+            ],
+            ..ResultsFile::default()
+        };
+        to_current(&mut file);
+        assert_eq!(
+            file.records,
+            [
+                record(
+                    Status::Skipped,
+                    "not counted: gungraun reported no count for this case"
+                ),
+                record(
+                    Status::Skipped,
+                    "not counted: gungraun reported no cache figures for this case"
+                ),
+                wrong,
+            ]
+        );
+    }
 
     #[test]
     fn schema_3_matrix_tags_are_dropped_and_other_sources_kept() {

@@ -37,7 +37,10 @@ use std::path::{Path, PathBuf};
 ///    signal or passed its deadline; `reason` says how and on which
 ///    input), never with a time. The other changes under way to the file
 ///    (disturbance figures for samples, profile paths of counted records)
-///    add optional fields under this same version.
+///    add optional fields under this same version. Later, `count` wrote a
+///    case gungraun reported nothing for as `skipped` where it had written
+///    `error`, which means a wrong answer; `migrate.rs` reads the older
+///    ones so, whatever their version.
 pub const SCHEMA: u32 = 6;
 
 /// One run's results.
@@ -222,9 +225,15 @@ pub enum Status {
     /// Measured; the statistics are meaningful.
     #[default]
     Ok,
-    /// The variant gave a wrong answer during verification; never timed.
+    /// The variant gave a wrong answer during verification (an answer
+    /// unlike the reference's, or a panic); never timed. Only that: a
+    /// finding like a crash, and every command that ran the variant exits
+    /// 1 on it. A tool that failed to measure (gungraun reporting no count
+    /// for a case) is [`Status::Skipped`] with a reason saying so, never an
+    /// error; files from before that rule are read so (see `migrate.rs`).
     Error,
-    /// Not run, for the stated reason (cost model, missing CPU feature, ...).
+    /// Not run or not measured, for the stated reason (cost model, missing
+    /// CPU feature, a measuring tool that reported nothing, ...).
     Skipped,
     /// The variant died by a signal (SIGSEGV, SIGILL, abort, stack
     /// overflow) in a process the harness outlives: a finding, recorded so
@@ -253,6 +262,12 @@ impl Status {
     /// reports show these first, and a gate fails on them.
     pub fn faulted(self) -> bool {
         matches!(self, Status::Crashed | Status::Hung)
+    }
+
+    /// Whether the record is a finding about the variant: a wrong answer,
+    /// a crash or a hang. Every command that runs variants exits 1 on one.
+    pub fn finding(self) -> bool {
+        self == Status::Error || self.faulted()
     }
 }
 
@@ -594,6 +609,10 @@ mod tests {
             assert_eq!(
                 status.faulted(),
                 matches!(status, Status::Crashed | Status::Hung)
+            );
+            assert_eq!(
+                status.finding(),
+                matches!(status, Status::Error | Status::Crashed | Status::Hung)
             );
         }
     }

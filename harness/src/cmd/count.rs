@@ -124,9 +124,12 @@ fn plan<'a>(
 /// Counts the workloads (with the cache simulation when `cache_sim`) and
 /// writes one results file, its machine named `machine`, keeping each
 /// record's callgrind profile beside it when `profiles`; returns its path
-/// and contents. A variant that crashes or hangs in the native
-/// verification gets a record saying so and its finding printed (a repro
-/// line naming `program`); the file is written, then `Err(Failed)`.
+/// and contents. A variant that answers wrong in the native verification
+/// is not counted and its record is an error; one that crashes or hangs
+/// there gets a record saying so and its finding printed (a repro line
+/// naming `program`); the file is written, then `Err(Failed)` names them
+/// ([`crate::verdict`]). A case gungraun reports nothing for is a tool
+/// failure, recorded as skipped with that reason, never as an error.
 pub fn run(
     workloads: &[&dyn DynWorkload],
     options: &counting::CountOptions,
@@ -200,9 +203,10 @@ pub fn run(
                     ),
                 )),
                 Some((s, _)) => Ok((s, elements)),
+                // The tool failed, not the variant (verified above).
                 None => Err((
-                    Status::Error,
-                    "gungraun reported no count for this case".to_owned(),
+                    Status::Skipped,
+                    "not counted: gungraun reported no count for this case".to_owned(),
                 )),
             },
             Err(e) => Err(e),
@@ -242,12 +246,7 @@ pub fn run(
             bytes as f64 / 1e6
         );
     }
-    if !findings.is_empty() {
-        return Err(Error::failed(format!(
-            "count: {} variant(s) crashed or hung natively (the results file records it)",
-            findings.len()
-        )));
-    }
+    crate::verdict::check("count", &results.records)?;
     Ok((path, results))
 }
 

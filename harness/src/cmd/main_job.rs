@@ -3,6 +3,9 @@
 //! Checks every workload on a modest number of cases, runs the quick
 //! benchmark, writes the results file and draws the report, so one command
 //! shows that the variants agree and how fast they are on this machine.
+//! A failed check does not stop it (the benchmark verifies again and never
+//! times a wrong answer, and the report shows it); the job fails at the
+//! end, naming the check's failures and the wrong, crashed or hung records.
 
 use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
@@ -17,18 +20,22 @@ use std::path::Path;
 const CASES: usize = 300;
 
 /// Runs check, quick bench and the report (into `report/`), then prints a
-/// one-line-per-workload summary and where `index.html` is.
+/// one-line-per-workload summary and where `index.html` is; `Err(Failed)`
+/// last when the check failed or a record is a finding.
 pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let all = suite.workloads();
     let program = crate::repro::program(suite.origin().binary);
-    super::check::run(all, &CheckOptions::new(CASES, seed), &program)?;
+    let checked = match super::check::run(all, &CheckOptions::new(CASES, seed), &program) {
+        Err(Error::Failed(why)) => Some(why),
+        other => other.map(|()| None)?,
+    };
     let options = BenchOptions {
         quick: true,
         seed,
         ..BenchOptions::default()
     };
     let machine = crate::machine::default_name();
-    let (path, mut results) = super::bench::run(all, &options, out, None, &machine, &program)?;
+    let (path, mut results) = super::bench::measure(all, &options, out, None, &machine, &program)?;
     for w in all {
         let sets = w.sweep_sets();
         let default = runnable(&w.variants(), w.default_variant());
@@ -54,12 +61,17 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
         results.records.extend(records);
     }
     results.write(&path)?;
+    let found = crate::verdict::summary(&results.records)
+        .map(|found| format!("{found} (the results file records them)"));
     let sources = [reports::Source::new(label(&path), &path, results)];
     let report = super::report::render(suite, &sources, Path::new(super::report::DEFAULT_DIR))?;
     outln!("\nsummary (quick run; `bitbench bench` measures longer):");
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
-    Ok(())
+    match checked.into_iter().chain(found).collect::<Vec<_>>() {
+        failures if failures.is_empty() => Ok(()),
+        failures => Err(Error::failed(failures.join("; "))),
+    }
 }
 
 /// The results file's name without `.json`, as the report labels it.

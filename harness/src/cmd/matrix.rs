@@ -182,9 +182,10 @@ pub fn run(
     let path = dir.join("matrix.json");
     merged.write(&path)?;
     outln!("merged results: {}", path.display());
+    crate::verdict::check("matrix", &merged.records)?;
     if faulted {
         return Err(Error::failed(
-            "matrix: a variant crashed or hung at some level (its records say where)",
+            "matrix: a level's run failed after writing its results (see above)",
         ));
     }
     Ok((path, merged))
@@ -242,8 +243,8 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
 
 /// Runs one level's `bitbench` with `args`, the seed, the machine's name
 /// and `--out`; `Ok(true)` when it exited 1 having written its file (a
-/// variant crashed or hung, and its records say so), so the matrix goes
-/// on to the other levels.
+/// variant answered wrong, crashed or hung, and its records say so), so
+/// the matrix goes on to the other levels.
 fn run_level(
     bitbench: &Path,
     level: &str,

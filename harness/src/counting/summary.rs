@@ -173,8 +173,9 @@ pub fn records(
                     };
                     value.map(|v| (v, *elements)).ok_or_else(|| {
                         (
-                            Status::Error,
-                            "gungraun reported no cache figures for this case".to_owned(),
+                            Status::Skipped,
+                            "not counted: gungraun reported no cache figures for this case"
+                                .to_owned(),
                         )
                     })
                 });

@@ -137,8 +137,8 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
                 outcome.failed.get_or_insert(line);
             };
             match filed {
-                // Filed with its crashed or hung records: the commit is
-                // broken there, and the run says so.
+                // Filed with its wrong, crashed or hung records: the
+                // commit is broken there, and the run says so.
                 Ok((added, broken)) => {
                     if let Some(why) = broken {
                         fail(format!("broken: {why}"));
@@ -160,10 +160,10 @@ pub fn run(builder: &Builder<'_>, options: &Options) -> Result<Outcome, Error> {
     })
 }
 
-/// The first record of `file` whose variant crashed or hung, in words:
-/// `components/swar/density:0.5: crashed: …`.
+/// The first record of `file` whose variant answered wrong, crashed or
+/// hung, in words: `components/swar/density:0.5: crashed: …`.
 fn broken(file: &ResultsFile) -> Option<String> {
-    let r = file.records.iter().find(|r| r.status.faulted())?;
+    let r = file.records.iter().find(|r| r.status.finding())?;
     Some(format!(
         "{}/{}/{}: {}",
         r.workload,

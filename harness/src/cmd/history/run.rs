@@ -53,8 +53,9 @@ supported revision, 0ab3709fe9 (the first whose builds record their \
 commit). A program whose build does not record its commit (built with an \
 older bitbench) is refused at its first build, the oldest commit.
 
-A commit that does not build or measure gets one line and the others go \
-on; the run then exits 1.";
+A commit that does not build or measure, or whose runs hold a wrong \
+answer, a crash or a hang (filed all the same), gets one line and the \
+others go on; the run then exits 1.";
 
 /// Runs `bitbench history run`.
 pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
@@ -102,7 +103,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::failed(format!(
-        "history run: {} of {} commit(s) not fully measured: {}",
+        "history run: {} of {} commit(s) broken or not fully measured: {}",
         failed.len(),
         outcome.commits.len(),
         failed.join(", ")
