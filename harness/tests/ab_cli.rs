@@ -20,7 +20,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Three `#[inline(never)]` helpers, each a dependent loop of its own
-/// length, one after the other: `ab`'s table ranks them by name.
+/// length, one after the other: `ab`'s table ranks them by name. With
+/// `PLANT=MS` in its environment, the build has a slow mode no probe
+/// sees: MS ms in every 80 it does 30 % more work, on the thread's CPU
+/// time (the clock is read every 64th input, so that costs nothing).
 fn helpers(head: u64, middle: u64, tail: u64) -> String {
     format!(
         "#[inline(always)] fn spin(mut x: u64, n: u64) -> u64 {{ \
@@ -29,9 +32,23 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
          #[inline(never)] fn head(x: u64) -> u64 {{ spin(x, {head}) }} \
          #[inline(never)] fn middle(x: u64) -> u64 {{ spin(x, {middle}) }} \
          #[inline(never)] fn tail(x: u64) -> u64 {{ spin(x, {tail}) }} \
-         let _ = walk; tail(middle(head(x)))"
+         use std::sync::atomic::{{AtomicBool, Ordering::Relaxed}}; \
+         static SINCE: std::sync::OnceLock<Option<(std::time::Instant, u128)>> = \
+             std::sync::OnceLock::new(); \
+         static SLOW: AtomicBool = AtomicBool::new(false); \
+         if x % 64 == 0 {{ \
+             let since = SINCE.get_or_init(|| std::env::var(\"{PLANT}\").ok() \
+                 .and_then(|v| v.parse().ok()).map(|ms| (std::time::Instant::now(), ms))); \
+             SLOW.store(since.is_some_and(|(t, ms)| t.elapsed().as_millis() % 80 < ms), Relaxed); }} \
+         let r = tail(middle(head(x))); \
+         if SLOW.load(Relaxed) {{ black_box(spin(r, 600)); }} \
+         let _ = walk; r"
     )
 }
+
+/// The environment variable that gives a build of [`helpers`] its slow
+/// mode.
+const PLANT: &str = "ABFIX_SLOW_MODE";
 
 /// The base: 2000 steps in all, as `walk` takes. No two helpers alike:
 /// the linker would fold them into one.
@@ -222,6 +239,8 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         paired[0]
     );
 
+    slow_mode_is_named_and_favours_neither(&driver, &loose, &kept.join(&base).join("abfix"));
+
     if tool_missing("valgrind") || tool_missing("gungraun-runner") {
         eprintln!("where it changed not asserted: valgrind or gungraun-runner missing");
     } else {
@@ -345,4 +364,51 @@ fn where_it_changed(driver: &Path, dir: &Path, [base, grown, mixed]: [&str; 3]) 
             .unwrap_or_else(|| panic!("no {name} row: {row}{err}"))
     };
     assert!(change("head") < 0.0 && change("tail") > 0.0, "{row}");
+}
+
+/// A build with a slow mode no probe sees (its samples lose time inside
+/// the thread's CPU time), against itself without one: the slow side is
+/// named, and the verdict is not pulled its way. Slow three quarters of
+/// the time as A, the median of every pair's ratio would read it 20 %
+/// faster, "improved"; a quarter of the time as B, it would move it.
+fn slow_mode_is_named_and_favours_neither(driver: &Path, dir: &Path, build: &Path) {
+    let planted = |ms: u32| {
+        let path = dir.join(format!("planted-{ms}"));
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\n{PLANT}={ms} exec {} \"$@\"\n", build.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        path
+    };
+    let (most, some) = (planted(60), planted(20));
+    for (a, b, slow) in [(most.as_path(), build, "A"), (build, some.as_path(), "B")] {
+        let o = ab(
+            driver,
+            dir,
+            &[
+                "--binaries",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--metric",
+                "time",
+                "--format",
+                "json",
+                "--out",
+                dir.join("ab-planted.json").to_str().unwrap(),
+            ],
+        );
+        let (out, err) = text(&o);
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let row = &json["rows"][0];
+        assert_eq!(row["verdict"], "no_change", "{row}{err}");
+        let mode = row["slow_mode"].as_str().unwrap_or_default();
+        assert!(
+            mode.starts_with(&format!("{slow}'s samples are bimodal")),
+            "{row}"
+        );
+        assert!(row["outliers"].as_u64().unwrap() > 0, "{row}");
+    }
 }

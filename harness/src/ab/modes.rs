@@ -1,0 +1,277 @@
+//! A slow mode on one side: judged on what both sides share.
+//!
+//! A build's samples can fall into a slow mode that no probe sees: the
+//! time is lost inside the thread's CPU time (a predictor or cache state
+//! of the core, a placement of the process's pages), and it can hit one
+//! build far more than the other. Then a share of the pairs reads `B ÷ A`
+//! well off the rest, all on one side, and the median of the ratios
+//! follows them: a true +1 % has read −0.29 %, and once "improved −2.39 %".
+//!
+//! The pairs of one window of the batch do the same work, so their log
+//! ratios gather about one value. Its place is the middle of the shortest
+//! interval holding half of them (the shorth), which a quarter of the
+//! pairs off to one side does not move; the pairs further from it than
+//! [`BAND`] times its spread (the shorth's length as a normal's σ) are set
+//! aside on both sides alike, and the rest are judged. A window whose
+//! work changed moves as a whole, so a change on some inputs only is not
+//! set aside. When the pairs set aside lie mostly on one side, one
+//! build's samples were bimodal, and the row says which: the side whose
+//! own time (against its time in the band's pairs of the window) moved
+//! in them. If that side's time rose there, the band is what both share.
+//! If the other side's time fell there, the slow mode is that side's
+//! usual state (more than half its samples, as once "improved −2.39 %"
+//! was): the pairs beyond the band are where both run at their fast
+//! level, and they are judged instead.
+
+use super::stats;
+
+/// How far from the pairs' centre, in units of their spread, a pair is
+/// still judged: a normal's pairs are all kept (6 in 100 000 lie beyond).
+const BAND: f64 = 4.0;
+
+/// Fewest pairs of one window for its centre to be found; a window with
+/// fewer keeps them all.
+const FEWEST: usize = 20;
+
+/// The p-value below which the pairs set aside are lopsided.
+const LOPSIDED: f64 = 0.001;
+
+/// A slow mode one build's samples fell into.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlowMode {
+    /// `A` or `B`.
+    pub side: &'static str,
+    /// Its pairs set aside: that side's sample beyond the band.
+    pub pairs: usize,
+    /// The other side's pairs set aside.
+    pub other: usize,
+    /// The median slowdown of that side's pairs set aside, in percent.
+    pub slower_pct: f64,
+}
+
+impl SlowMode {
+    /// The sentence the row's concern gives it.
+    pub fn describe(&self, judged: usize) -> String {
+        format!(
+            "{}'s samples are bimodal: {} of {} pairs {:.1} % slower on its side (against {} on the other), set aside with the other outliers",
+            self.side,
+            self.pairs,
+            judged + self.pairs + self.other,
+            self.slower_pct,
+            self.other
+        )
+    }
+}
+
+/// The pairs to judge, as indices into the pairs, and what was set aside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared {
+    /// The pairs both sides share.
+    pub kept: Vec<usize>,
+    /// Pairs set aside as outliers, either side.
+    pub set_aside: usize,
+    /// The slow mode, when the pairs set aside are lopsided.
+    pub slow: Option<SlowMode>,
+}
+
+/// One pair beyond the band: its index, how far (a positive log-ratio),
+/// and how far each side's own time lies from that side's time in the
+/// band's pairs of its window (logs).
+#[derive(Clone, Copy, Debug)]
+struct Outlier {
+    index: usize,
+    off: f64,
+    a: f64,
+    b: f64,
+}
+
+/// The pairs `(a, b)` both sides share; `windows[i]` names the inputs
+/// pair `i` ran (pairs of one window do the same work).
+pub fn shared(pairs: &[(f64, f64)], windows: &[usize]) -> Shared {
+    let d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
+    let mut kept = Vec::with_capacity(d.len());
+    // Pairs with `B ÷ A` below the band, and above it.
+    let (mut low, mut high) = (Vec::new(), Vec::new());
+    let mut ids: Vec<usize> = windows.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        let mine: Vec<usize> = (0..d.len()).filter(|&i| windows[i] == id).collect();
+        let Some((centre, sigma)) = shorth(mine.iter().map(|&i| d[i]).collect()) else {
+            kept.extend(mine);
+            continue;
+        };
+        let inside: Vec<usize> = mine
+            .iter()
+            .copied()
+            .filter(|&i| (d[i] - centre).abs() <= BAND * sigma)
+            .collect();
+        let level = |side: fn(&(f64, f64)) -> f64| {
+            let logs: Vec<f64> = inside.iter().map(|&i| side(&pairs[i]).ln()).collect();
+            crate::stats::summarize(&logs).map_or(0.0, |s| s.median)
+        };
+        let (la, lb) = (level(|p| p.0), level(|p| p.1));
+        for i in mine {
+            let off = d[i] - centre;
+            let outlier = |off: f64| Outlier {
+                index: i,
+                off,
+                a: pairs[i].0.ln() - la,
+                b: pairs[i].1.ln() - lb,
+            };
+            if off > BAND * sigma {
+                high.push(outlier(off));
+            } else if off < -BAND * sigma {
+                low.push(outlier(-off));
+            }
+        }
+        kept.extend(inside);
+    }
+    let set_aside = low.len() + high.len();
+    let p = 2.0 * stats::upper_tail(set_aside, low.len().max(high.len()));
+    let mut slow = None;
+    if set_aside > 0 && p < LOPSIDED {
+        // B ÷ A low: A slower there than in the band, or B faster; high:
+        // B slower, or A faster.
+        let lows = low.len() > high.len();
+        let tail = if lows { &low } else { &high };
+        let median = |f: fn(&Outlier) -> f64| {
+            let v: Vec<f64> = tail.iter().map(f).collect();
+            crate::stats::summarize(&v).map_or(0.0, |s| s.median)
+        };
+        let (a, b) = (median(|o| o.a), median(|o| o.b));
+        let (rose, fell) = if lows { (a, -b) } else { (b, -a) };
+        let (sides, other) = (["A", "B"], set_aside - tail.len());
+        let slower_pct = (median(|o| o.off).exp() - 1.0) * 100.0;
+        slow = Some(if rose >= fell {
+            // One side slowed in the tail: the band is what both share.
+            SlowMode {
+                side: sides[usize::from(!lows)],
+                pairs: tail.len(),
+                other,
+                slower_pct,
+            }
+        } else {
+            // The other side sped up in the tail: its usual time is its
+            // slow mode, and the tail is where both are at their fast level.
+            let mode = SlowMode {
+                side: sides[usize::from(lows)],
+                pairs: kept.len(),
+                other,
+                slower_pct,
+            };
+            kept = tail.iter().map(|o| o.index).collect();
+            mode
+        });
+    }
+    kept.sort_unstable();
+    Shared {
+        set_aside: pairs.len() - kept.len(),
+        kept,
+        slow,
+    }
+}
+
+/// The middle of the shortest interval holding half of `d`, and that
+/// length as a normal's σ (a normal's middle half spans 1.349 σ); `None`
+/// for fewer than [`FEWEST`] values or no spread at all.
+fn shorth(mut d: Vec<f64>) -> Option<(f64, f64)> {
+    if d.len() < FEWEST {
+        return None;
+    }
+    d.sort_by(f64::total_cmp);
+    let h = d.len().div_ceil(2);
+    let (i, width) = (0..=d.len() - h)
+        .map(|i| (i, d[i + h - 1] - d[i]))
+        .min_by(|x, y| x.1.total_cmp(&y.1))?;
+    (width > 0.0).then(|| ((d[i] + d[i + h - 1]) / 2.0, width / 1.349))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` pairs whose log-ratios are `shift` plus a normal-looking spread
+    /// of `sigma` (quantiles, shuffled), in one window.
+    fn pairs(n: usize, sigma: f64, shift: f64) -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|i| {
+                let u = ((i * 7919) % n) as f64 / n as f64 + 0.5 / n as f64;
+                let z = (u / (1.0 - u)).ln() / 1.702;
+                (1000.0, 1000.0 * (shift + sigma * z).exp())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_quarter_of_one_side_slowed_is_named_and_set_aside() {
+        // B 1 % slower, the pairs spread ±1 %; every fourth of A's
+        // samples 10 % slower.
+        let mut p = pairs(400, 0.01, 0.01);
+        for pair in p.iter_mut().step_by(4) {
+            pair.0 *= 1.10;
+        }
+        let s = shared(&p, &vec![0; p.len()]);
+        let slow = s.slow.expect("a slow mode");
+        assert_eq!((slow.side, slow.pairs), ("A", 100), "{slow:?}");
+        assert!((slow.slower_pct - 10.0).abs() < 1.0, "{slow:?}");
+        assert!(
+            slow.describe(s.kept.len())
+                .starts_with("A's samples are bimodal")
+        );
+        let kept: Vec<(f64, f64)> = s.kept.iter().map(|&i| p[i]).collect();
+        let j = stats::judge(&kept, 0.5).unwrap();
+        assert!((j.ratio - 1.01).abs() < 0.001, "{j:?}");
+        // Unkept, the median of the ratios follows the slow mode.
+        let all = stats::judge(&p, 0.5).unwrap();
+        assert!(all.ratio < 1.007, "{all:?}");
+    }
+
+    #[test]
+    fn a_slow_mode_in_most_of_one_sides_samples_is_told_from_the_other_side_speeding_up() {
+        // B 1 % slower; three in four of A's samples 10 % slower, and
+        // every sample's time drifting alike in both.
+        let mut p = pairs(400, 0.01, 0.01);
+        for (i, pair) in p.iter_mut().enumerate() {
+            let drift = 1.0 + 0.02 * (i as f64 / 400.0);
+            if i % 4 != 0 {
+                pair.0 *= 1.10;
+            }
+            (pair.0, pair.1) = (pair.0 * drift, pair.1 * drift);
+        }
+        let s = shared(&p, &vec![0; p.len()]);
+        let slow = s.slow.expect("a slow mode");
+        assert_eq!((slow.side, slow.pairs), ("A", 300), "{slow:?}");
+        assert_eq!(s.kept.len(), 100);
+        let kept: Vec<(f64, f64)> = s.kept.iter().map(|&i| p[i]).collect();
+        let j = stats::judge(&kept, 0.5).unwrap();
+        assert!((j.ratio - 1.01).abs() < 0.002, "{j:?}");
+        // B with the slow mode instead: B's time rose beyond the band.
+        let mut p = pairs(400, 0.01, 0.01);
+        for pair in p.iter_mut().step_by(4) {
+            pair.1 *= 1.10;
+        }
+        let slow = shared(&p, &vec![0; p.len()]).slow.expect("a slow mode");
+        assert_eq!((slow.side, slow.pairs), ("B", 100), "{slow:?}");
+    }
+
+    #[test]
+    fn normal_pairs_and_a_change_on_some_windows_are_all_kept() {
+        let p = pairs(400, 0.01, 0.0);
+        // (the logistic's tails are longer than a normal's: a few far
+        // out, on both sides alike)
+        let s = shared(&p, &vec![0; p.len()]);
+        assert!(s.set_aside <= 4 && s.slow.is_none(), "{s:?}");
+        // One window of four 30 % slower in B: a change, not a mode.
+        let windows: Vec<usize> = (0..p.len()).map(|i| i % 4).collect();
+        let mut p = p;
+        for (pair, _) in p.iter_mut().zip(&windows).filter(|(_, w)| **w == 3) {
+            pair.1 *= 1.3;
+        }
+        let s = shared(&p, &windows);
+        assert!(s.set_aside <= 4 && s.slow.is_none(), "{s:?}");
+        // Too few pairs to find a centre: all judged.
+        let s = shared(&p[..10], &windows[..10]);
+        assert_eq!(s.kept.len(), 10);
+    }
+}
