@@ -5,9 +5,8 @@
 //! uploaded as a CI artifact or pasted into a write-up as is.
 
 use crate::chart::{self, Figure};
-use crate::compare::default_threshold;
 use crate::dataset::{Facet, Source, WorkloadView};
-use crate::disturbance::concern;
+use crate::disturbance::{Limits, Purpose, concern};
 use crate::flamegraphs::{self, FlameGraphFile};
 use crate::interval::{self, Interval};
 use crate::page::{self, Contents};
@@ -29,6 +28,9 @@ pub struct ReportOptions {
     /// that kept its callgrind profile, its stacks rooted at the functions
     /// named like `root` (see [`Flame::root`](crate::profile::Flame::root)).
     pub flamegraphs: Option<String>,
+    /// What the time records are for, which sets how uncertain one may be
+    /// before the pages mark it (by default, figures to gate against).
+    pub purpose: Purpose,
 }
 
 /// One chart written to the report directory.
@@ -159,9 +161,10 @@ pub fn render(
         flamegraphs,
         skipped,
     };
-    let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v)).collect();
+    let limits = options.purpose.limits();
+    let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v, limits)).collect();
     let levels: Vec<LevelTable> = views.iter().filter_map(|v| plan::level_table(v)).collect();
-    let doubts = doubts(sources);
+    let doubts = doubts(sources, limits);
     let contents = Contents {
         sources,
         report: &report,
@@ -179,18 +182,11 @@ pub fn render(
     Ok(report)
 }
 
-/// The change a time record must resolve to hold: the gate's default
-/// threshold, so a record the report marks is one `compare` could not
-/// judge at that threshold either.
-pub(crate) fn resolution() -> f64 {
-    default_threshold(Metric::Time)
-}
-
-/// Why a time record's figure may not hold (see
+/// Why a time record's figure may not hold under `limits` (see
 /// [`crate::disturbance::concern`]), if it may not.
-fn time_concern(r: &Record) -> Option<String> {
+fn time_concern(r: &Record, limits: Limits) -> Option<String> {
     (r.metric == Metric::Time)
-        .then(|| concern(r, resolution()))
+        .then(|| concern(r, limits).map(|c| c.why))
         .flatten()
 }
 
@@ -202,13 +198,14 @@ pub(crate) struct Doubt<'a> {
     pub why: String,
 }
 
-/// Every time record of `sources` that may not hold, in file order.
-fn doubts(sources: &[Source]) -> Vec<Doubt<'_>> {
+/// Every time record of `sources` that may not hold under `limits`, in
+/// file order.
+fn doubts(sources: &[Source], limits: Limits) -> Vec<Doubt<'_>> {
     sources
         .iter()
         .flat_map(|s| s.file.records.iter().map(move |r| (s.label.as_str(), r)))
         .filter_map(|(source, record)| {
-            let why = time_concern(record)?;
+            let why = time_concern(record, limits)?;
             Some(Doubt {
                 source,
                 record,
@@ -313,7 +310,8 @@ type Timings<'a> = Vec<((&'a str, usize), f64)>;
 /// variant that skipped the heavy sets cannot win on the light ones). Its
 /// speedup over the oracle is the geometric mean over the sets where both
 /// were timed.
-fn summary_row(view: &WorkloadView<'_>) -> SummaryRow {
+/// Its records that may not hold under `limits` are counted.
+fn summary_row(view: &WorkloadView<'_>, limits: Limits) -> SummaryRow {
     let headline = view.summary_sets();
     let rows: Vec<(&str, usize)> = headline
         .iter()
@@ -385,7 +383,7 @@ fn summary_row(view: &WorkloadView<'_>) -> SummaryRow {
         doubtful: view
             .entries
             .iter()
-            .filter(|e| time_concern(e.record).is_some())
+            .filter(|e| time_concern(e.record, limits).is_some())
             .count(),
     }
 }
@@ -414,7 +412,10 @@ fn geomean_interval(workload: &str, pairs: &[(&Record, &Record)]) -> Option<Inte
 /// machine, named in a `machine` column: which variant wins where.
 pub fn summary(sources: &[Source]) -> String {
     let facets = facet_views(sources);
-    let rows: Vec<SummaryRow> = by_workload(&facets).into_iter().map(summary_row).collect();
+    let rows: Vec<SummaryRow> = by_workload(&facets)
+        .into_iter()
+        .map(|v| summary_row(v, Limits::default()))
+        .collect();
     let machines = rows.iter().any(|r| r.machine.is_some());
     let mut table = vec![vec![
         "workload".to_owned(),

@@ -6,6 +6,7 @@
 
 mod common;
 
+use bitbench_reports::disturbance::Purpose;
 use bitbench_reports::{Disturbance, Metric, Record, ReportOptions, Source, render};
 use common::*;
 use std::collections::BTreeMap;
@@ -70,9 +71,22 @@ fn bands_hold_their_lines(dir: &Path, chart: &str) -> usize {
 }
 
 fn rendered(records: Vec<Record>, name: &str) -> (std::path::PathBuf, bitbench_reports::Report) {
+    rendered_for(records, name, Purpose::default())
+}
+
+/// [`rendered`], the records being for `purpose`.
+fn rendered_for(
+    records: Vec<Record>,
+    name: &str,
+    purpose: Purpose,
+) -> (std::path::PathBuf, bitbench_reports::Report) {
     let dir = out_dir(name);
     let sources = vec![Source::new("run", "run.json", file(records))];
-    let report = render(&sources, &dir, &ReportOptions::default()).unwrap();
+    let options = ReportOptions {
+        purpose,
+        ..ReportOptions::default()
+    };
+    let report = render(&sources, &dir, &options).unwrap();
     (dir, report)
 }
 
@@ -190,8 +204,9 @@ fn level_bars_say_what_their_whiskers_are() {
 }
 
 /// A record with 40 of its 100 samples set aside was measured on a busy
-/// machine: both pages say so at the top and list it with why; a report
-/// of quiet records says nothing of the kind.
+/// machine for figures to gate against: both pages say so at the top and
+/// list it with why; a report of quiet records, or of a quick run's
+/// ranking of variants (the main job's), says nothing of the kind.
 #[test]
 fn the_pages_mark_records_a_busy_machine_measured() {
     let busy = |set_aside: u32| {
@@ -231,8 +246,14 @@ fn the_pages_mark_records_a_busy_machine_measured() {
     );
     assert!(md.contains("| meteor ⚠ |"), "{md}");
 
-    let (_, report) = rendered(busy(1), "quiet");
-    for page in [&report.index, &report.markdown] {
+    let (_, quiet) = rendered(busy(1), "quiet");
+    let (_, ranking) = rendered_for(busy(40), "ranking", Purpose::Ranking);
+    for page in [
+        &quiet.index,
+        &quiet.markdown,
+        &ranking.index,
+        &ranking.markdown,
+    ] {
         let text = std::fs::read_to_string(page).unwrap();
         assert!(!text.contains('⚠'), "{text}");
         assert!(!text.contains("busy or noisy"), "{text}");

@@ -5,6 +5,7 @@ use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::machine;
 use crate::outln;
+use reports::disturbance::Purpose;
 use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
 
@@ -63,19 +64,20 @@ pub fn measure(
     results.machine.load_end = machine::load_average();
     results.write(&path)?;
     outln!("results: {}", path.display());
-    if let Some(line) = busy_warning(&results.records) {
+    if let Some(line) = busy_warning(&results.records, options.quick) {
         eprintln!("bench: {line}");
     }
     Ok((path, results))
 }
 
 /// The one warning line when records may not hold: many samples
-/// disturbed, or an interval too wide to tell a change of `compare`'s
-/// default time threshold.
-pub fn busy_warning(records: &[Record]) -> Option<String> {
+/// disturbed, or an interval too wide for what the figures are for: a
+/// `quick` run's speedup table ranks variants, a full run is filed to be
+/// gated against (see [`Purpose`]).
+pub fn busy_warning(records: &[Record], quick: bool) -> Option<String> {
     reports::disturbance::warning(
         records,
-        reports::compare::default_threshold(Metric::Time),
+        Purpose::of_bench(quick).limits(),
         "Measure on a quieter machine, on an idle core (--core N), or with more --rounds.",
     )
 }

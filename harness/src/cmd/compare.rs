@@ -171,9 +171,13 @@ pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
         .threshold_pct
         .unwrap_or_else(|| reports::compare::default_threshold(Metric::Time));
     let compared = comparison.rows.iter().flat_map(|r| [r.base, r.new]);
+    let limits = reports::disturbance::Limits {
+        resolution_pct: threshold,
+        ..reports::disturbance::Purpose::Gate.limits()
+    };
     if let Some(line) = reports::disturbance::warning(
         compared.filter(|r| r.metric == Metric::Time),
-        threshold,
+        limits,
         "Measure again on a quieter machine, on an idle core (--core N), or with more --rounds.",
     ) {
         eprintln!("compare: {line}");

@@ -8,6 +8,7 @@
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::{out, outln};
+use reports::disturbance::Purpose;
 use reports::{Report, ReportOptions, Source};
 use std::path::{Path, PathBuf};
 
@@ -31,20 +32,29 @@ pub fn run(
         return Err(Error::usage("report: give at least one results file"));
     }
     let sources = Source::load(results)?;
-    let report = draw(suite, &sources, out, flamegraphs)?;
+    let report = draw(suite, &sources, out, flamegraphs, Purpose::Gate)?;
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
     Ok(report)
 }
 
 /// Renders already-loaded sources (the main job passes its fresh results)
-/// and prints the skipped lines; the caller prints the summary.
+/// and prints the skipped lines; the caller prints the summary. The
+/// results are a quick run's, so the pages mark the records that may not
+/// hold as a ranking of variants (see [`Purpose`]).
 pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, Error> {
-    draw(suite, sources, out, false)
+    draw(suite, sources, out, false, Purpose::Ranking)
 }
 
-/// [`render`], drawing flame graphs too when `flamegraphs`.
-fn draw(suite: &Suite, sources: &[Source], out: &Path, flamegraphs: bool) -> Result<Report, Error> {
+/// [`render`], drawing flame graphs too when `flamegraphs`, marking the
+/// records that may not hold for `purpose`.
+fn draw(
+    suite: &Suite,
+    sources: &[Source],
+    out: &Path,
+    flamegraphs: bool,
+    purpose: Purpose,
+) -> Result<Report, Error> {
     if out.is_file() {
         return Err(Error::usage(format!(
             "--out {}: is a file, expected a directory",
@@ -59,6 +69,7 @@ fn draw(suite: &Suite, sources: &[Source], out: &Path, flamegraphs: bool) -> Res
             .map(|w| w.name().to_owned())
             .collect(),
         flamegraphs: flamegraphs.then(|| FLAME_ROOT.to_owned()),
+        purpose,
     };
     let report =
         reports::render(sources, out, &options).map_err(|e| Error::usage(e.to_string()))?;
