@@ -80,16 +80,21 @@ with both builds' `solve` commands. A build that crashes or hangs where the othe
   instructions  every build with `count` (valgrind and gungraun-runner \
 installed): both builds' `count`, compared exactly.
   time          builds with serve mode (this version on): paired samples, \
-alternated A B B A on one pinned core, judged by a sign test on the paired \
-ratios with Holm's correction; older builds: one `bench --quick` of each, \
-labelled unpaired.
+alternated A B B A on one pinned core, from four pairs of processes \
+started afresh in turn, judged by a sign test on the paired ratios with \
+Holm's correction; older builds: one `bench --quick` of each, labelled \
+unpaired. When one build's samples fall into a slow mode no probe sees, \
+the row says so and the pairs are judged where both builds run at their \
+usual level; the interval is widened by the spread between the pairs of \
+processes, and a change is shown only when it holds no zero.
 
 On a busy machine: every sample says whether its thread lost time to \
 something else (wall time beyond its CPU time), and a pair with a disturbed sample is set aside; samples \
 are kept near 2 ms (a window of a long batch) and halved when many are \
-disturbed; a record whose pairs spread too wide for the threshold measures \
-on, up to 4 times its share of --seconds. A verdict that may still not \
-hold gets one warning line (stderr, and in the Markdown and JSON).
+disturbed; a record whose pairs spread too wide to find twice the \
+threshold 99 times in 100 measures on, up to 4 times its share of \
+--seconds. A verdict that may still not hold gets one warning line \
+(stderr, and in the Markdown and JSON) with the power its pairs reached.
 
 Where it changed: for every count that moved beyond the threshold, and \
 every time regression, the functions whose counts changed most (self and \
