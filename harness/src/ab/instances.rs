@@ -38,8 +38,10 @@ pub fn measure(
 ) -> Result<Measured, Error> {
     let slice = budget.base / SLICES;
     let mut pairing: Option<Pairing> = None;
-    let mut restart = true;
-    for instance in 0.. {
+    // Which pair of processes is measuring, whether it has just started,
+    // and whether starting them again is cheap enough.
+    let (mut process, mut fresh, mut restart) = (0, false, true);
+    for slices in 1.. {
         let (Some((ca, ha)), Some((cb, hb))) = (&mut a.child, &mut b.child) else {
             return Err(Error::failed("a build's serve mode stopped"));
         };
@@ -58,10 +60,7 @@ pub fn measure(
             },
         );
         let pairing = match &mut pairing {
-            Some(pairing) => {
-                pairing.warm(&mut sa, &mut sb)?;
-                pairing
-            }
+            Some(pairing) => pairing,
             None => pairing.insert(Pairing::new(
                 &mut sa,
                 &mut sb,
@@ -70,15 +69,19 @@ pub fn measure(
                 budget,
             )?),
         };
-        let until = slice * (instance + 1);
-        if pairing.take(&mut sa, &mut sb, until, instance as usize)? == Stop::Done {
+        if fresh {
+            pairing.warm(&mut sa, &mut sb)?;
+        }
+        if pairing.take(&mut sa, &mut sb, slice * slices, process)? == Stop::Done {
             break;
         }
+        fresh = restart;
         if restart {
             let started = Instant::now();
             for build in [&mut *a, &mut *b] {
                 build.restart(p, &batch.lines)?;
             }
+            process += 1;
             restart = started.elapsed() < slice / 10;
         }
     }
