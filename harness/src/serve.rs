@@ -168,24 +168,6 @@ impl Sample {
     }
 }
 
-/// How long the measuring thread spins before each sample: see [`wake`].
-const WAKE: Duration = Duration::from_micros(100);
-
-/// Spins for [`WAKE`] on the measuring thread's core, just before a
-/// sample. Between two requests the core idles (the driver and the other
-/// build's child are waiting), and a core coming out of idle runs slow
-/// for a while (its clock, a hypervisor's wake-up): on an idle Zen 5
-/// guest, a 1 % pair's 95 % interval was ±0.23 % without the spin and
-/// ±0.14 % with it (10 runs each). The spin is the measuring child's
-/// own, while the other child sleeps on its pipe; it costs 5 % of a
-/// 2 ms sample.
-fn wake() {
-    let start = std::time::Instant::now();
-    while start.elapsed() < WAKE {
-        std::hint::spin_loop();
-    }
-}
-
 /// A failed request: one line saying why.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Failure {
@@ -263,7 +245,6 @@ impl Loaded {
             }
         };
         let elements = self.elements[range.clone()].iter().sum::<u64>().max(1);
-        wake();
         let watch = Watch::start();
         for _ in 0..reps.max(1) {
             (self.run)(range.clone());
