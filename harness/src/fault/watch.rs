@@ -3,28 +3,34 @@
 //! The child's stderr is passed through as it comes (progress, notes) and
 //! its end kept, since that is what tells a stack overflow from another
 //! abort, and what a `panic = "abort"` build prints before it dies. The
-//! steps it announces ([`super::beacon`]) arrive on the same pipe and are
-//! taken out of it; a step still running past its deadline stops the
-//! child, which is then reported as hung on that step.
+//! step file ([`super::beacon`]) is read as the parent waits; a step
+//! still running past its deadline stops the child, which is then
+//! reported as hung on that step.
 //!
-//! Nothing here runs on a timer. A thread reads the pipe and hands each
-//! step to the waiting parent as it is written; the pipe closes when the
-//! child exits, which is how the parent learns of the exit, at once; and
-//! the parent sleeps until that or the next deadline, whichever comes
-//! first. A short command costs what starting the child costs.
+//! The exit is not waited for on a timer. A thread reads the stderr pipe,
+//! which closes when the child exits: that is how the parent learns of
+//! the exit, at once, and a short command costs what starting the child
+//! costs. Between, the parent wakes only to read the steps against their
+//! deadlines, every [`STEP_READS`] while a deadline is set, not at all
+//! when none is (`solve` without `--timeout`).
 
-use super::beacon::{self, Demux, Event, Step};
+use super::beacon::{self, Event, Step};
 use super::kind::Fault;
 use crate::error::Error;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How much of the child's stderr is kept for the report.
 const TAIL: usize = 16 * 1024;
+
+/// How often the step file is read while a deadline is set: far below
+/// any deadline (a hang's candidate gets a quarter of a second).
+const STEP_READS: Duration = Duration::from_millis(10);
 
 /// When a child counts as hung; both unset, it runs as long as it takes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -59,81 +65,75 @@ pub(crate) struct Ended {
     pub stderr: String,
 }
 
-/// What the thread reading the child's stderr hears.
-enum Heard {
-    Event(Event),
-    /// The pipe closed: the child exited (or closed its stderr).
-    Closed,
-}
-
 /// A deadline passed: after how long, and on which step (none: the whole).
 type Late = (Duration, Option<Step>);
 
 /// Runs `command` (its stdin closed, its stdout as the caller set it)
 /// under `deadline`, passing its stderr through when `echo`.
 pub(crate) fn run(mut command: Command, deadline: Deadline, echo: bool) -> Result<Ended, Error> {
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let steps_path = std::env::temp_dir().join(format!(
+        "bitbench-steps-{}-{}.jsonl",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
     let io = |what: &str, e: std::io::Error| Error::usage(format!("{what}: {e}"));
+    let mut steps = std::fs::File::create(&steps_path)
+        .and_then(|_| std::fs::File::open(&steps_path))
+        .map_err(|e| io(&steps_path.display().to_string(), e))?;
     let mut child = command
-        .env(beacon::ENV, beacon::STDERR)
+        .env(beacon::ENV, &steps_path)
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| io(&format!("cannot run {:?}", command.get_program()), e))?;
     let started = Instant::now();
     let tail = Arc::new(Mutex::new(Vec::new()));
-    let (heard, hear) = mpsc::channel();
+    let (closed, hear_closed) = mpsc::channel::<()>();
     let pump = {
         let mut stderr = child.stderr.take().expect("stderr is piped");
         let tail = Arc::clone(&tail);
         std::thread::spawn(move || {
-            let mut demux = Demux::default();
-            let mut text = |bytes: &[u8]| {
-                if echo {
-                    let mut out = std::io::stderr().lock();
-                    let _ = out.write_all(bytes).and_then(|()| out.flush());
-                }
-                let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
-                tail.extend_from_slice(bytes);
-                let excess = tail.len().saturating_sub(TAIL);
-                tail.drain(..excess);
-            };
             let mut buf = [0u8; 4096];
             while let Ok(n @ 1..) = stderr.read(&mut buf) {
-                demux.feed(&buf[..n], &mut text, &mut |e| {
-                    let _ = heard.send(Heard::Event(e));
-                });
+                if echo {
+                    let mut out = std::io::stderr().lock();
+                    let _ = out.write_all(&buf[..n]).and_then(|()| out.flush());
+                }
+                let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
+                tail.extend_from_slice(&buf[..n]);
+                let excess = tail.len().saturating_sub(TAIL);
+                tail.drain(..excess);
             }
-            let _ = heard.send(Heard::Closed);
+            drop(closed);
         })
     };
 
-    let mut open: BTreeMap<u64, (Step, Instant)> = BTreeMap::new();
+    let mut reader = Steps::default();
     let mut late = None;
+    let timed = deadline.step.is_some() || deadline.whole.is_some();
     loop {
-        let next = next_deadline(deadline, started, &open);
-        let message = match next {
-            Some((at, _)) => hear.recv_timeout(at.saturating_duration_since(Instant::now())),
-            None => hear.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        let heard = if timed {
+            hear_closed.recv_timeout(STEP_READS)
+        } else {
+            hear_closed
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected)
         };
-        match message {
-            Ok(Heard::Event(event)) => match event.step {
-                Some(step) => {
-                    open.insert(event.id, (step, Instant::now()));
-                }
-                None => {
-                    open.remove(&event.id);
-                }
-            },
-            Ok(Heard::Closed) | Err(RecvTimeoutError::Disconnected) => break,
-            Err(RecvTimeoutError::Timeout) => {
-                late = next.map(|(_, l)| l);
-                break;
-            }
+        reader.read(&mut steps);
+        if heard != Err(RecvTimeoutError::Timeout) {
+            break;
+        }
+        if let Some((at, l)) = next_deadline(deadline, started, &reader.open)
+            && at <= Instant::now()
+        {
+            late = Some(l);
+            break;
         }
     }
     let status = match late {
         Some(_) => kill(&mut child),
-        None => reap(&mut child, next_deadline(deadline, started, &open)).and_then(|r| {
+        None => reap(&mut child, next_deadline(deadline, started, &reader.open)).and_then(|r| {
             r.or_else(|l| {
                 late = Some(l);
                 kill(&mut child)
@@ -142,13 +142,15 @@ pub(crate) fn run(mut command: Command, deadline: Deadline, echo: bool) -> Resul
     }
     .map_err(|e| io("waiting for a child", e))?;
     let _ = pump.join();
+    reader.read(&mut steps);
+    let _ = std::fs::remove_file(&steps_path);
     let stderr =
         String::from_utf8_lossy(&tail.lock().unwrap_or_else(PoisonError::into_inner)).into_owned();
     let (fault, open) = match late {
         Some((after, step)) => (Some(Fault::Hung { after }), step.into_iter().collect()),
         None => (
             signal(&status).map(|_| fault_of(&status, stderr.clone())),
-            open.into_values().map(|(step, _)| step).collect(),
+            reader.open.into_values().map(|(step, _)| step).collect(),
         ),
     };
     Ok(Ended {
@@ -226,4 +228,35 @@ fn signal(status: &ExitStatus) -> Option<i32> {
 #[cfg(not(unix))]
 fn signal(_status: &ExitStatus) -> Option<i32> {
     None
+}
+
+/// The steps begun and not ended, as read so far, with when the parent
+/// first saw each (its deadline counts from then).
+#[derive(Default)]
+struct Steps {
+    open: BTreeMap<u64, (Step, Instant)>,
+    partial: Vec<u8>,
+}
+
+impl Steps {
+    fn read(&mut self, file: &mut std::fs::File) {
+        let _ = file.read_to_end(&mut self.partial);
+        let Some(end) = self.partial.iter().rposition(|&b| b == b'\n') else {
+            return;
+        };
+        let complete: Vec<u8> = self.partial.drain(..=end).collect();
+        for line in complete.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let Ok(event) = serde_json::from_slice::<Event>(line) else {
+                continue;
+            };
+            match event.step {
+                Some(step) => {
+                    self.open.insert(event.id, (step, Instant::now()));
+                }
+                None => {
+                    self.open.remove(&event.id);
+                }
+            }
+        }
+    }
 }
