@@ -172,7 +172,7 @@ fn fixture_dir() -> PathBuf {
 }
 
 /// The fixture's `faulty` and `clean` binaries (`wrong` is beside them),
-/// built once for every test here.
+/// built once for every test here and copied to a folder of their own.
 fn binaries() -> &'static (PathBuf, PathBuf) {
     static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     BUILT.get_or_init(|| {
@@ -183,8 +183,16 @@ fn binaries() -> &'static (PathBuf, PathBuf) {
         std::fs::write(dir.join("src/bin/faulty.rs"), FAULTY).unwrap();
         std::fs::write(dir.join("src/bin/clean.rs"), CLEAN).unwrap();
         std::fs::write(dir.join("src/bin/wrong.rs"), WRONG).unwrap();
-        let faulty = build_outside(&dir, "faulty");
-        let clean = faulty.with_file_name(format!("clean{}", std::env::consts::EXE_SUFFIX));
+        // Copied out of the target directory, which other tests here build
+        // into at the same time (a matrix level, a history revision).
+        let built = build_outside(&dir, "faulty");
+        let bin = std::env::temp_dir().join(format!("bitbench-faults-bin-{}", std::process::id()));
+        std::fs::create_dir_all(&bin).unwrap();
+        let [faulty, clean, _] = ["faulty", "clean", "wrong"].map(|name| {
+            let name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+            std::fs::copy(built.with_file_name(&name), bin.join(&name)).unwrap();
+            bin.join(name)
+        });
         (faulty, clean)
     })
 }
