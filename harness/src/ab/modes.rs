@@ -190,24 +190,13 @@ fn shorth(mut d: Vec<f64>) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `n` pairs whose log-ratios are `shift` plus a normal-looking spread
-    /// of `sigma` (quantiles, shuffled), in one window.
-    fn pairs(n: usize, sigma: f64, shift: f64) -> Vec<(f64, f64)> {
-        (0..n)
-            .map(|i| {
-                let u = ((i * 7919) % n) as f64 / n as f64 + 0.5 / n as f64;
-                let z = (u / (1.0 - u)).ln() / 1.702;
-                (1000.0, 1000.0 * (shift + sigma * z).exp())
-            })
-            .collect()
-    }
+    use crate::ab::stats::tests::spread_pairs;
 
     #[test]
     fn a_quarter_of_one_side_slowed_is_named_and_set_aside() {
         // B 1 % slower, the pairs spread ±1 %; every fourth of A's
         // samples 10 % slower.
-        let mut p = pairs(400, 0.01, 0.01);
+        let mut p = spread_pairs(400, 0.01, 0.01);
         for pair in p.iter_mut().step_by(4) {
             pair.0 *= 1.10;
         }
@@ -231,7 +220,7 @@ mod tests {
     fn a_slow_mode_in_most_of_one_sides_samples_is_told_from_the_other_side_speeding_up() {
         // B 1 % slower; three in four of A's samples 10 % slower, and
         // every sample's time drifting alike in both.
-        let mut p = pairs(400, 0.01, 0.01);
+        let mut p = spread_pairs(400, 0.01, 0.01);
         for (i, pair) in p.iter_mut().enumerate() {
             let drift = 1.0 + 0.02 * (i as f64 / 400.0);
             if i % 4 != 0 {
@@ -247,7 +236,7 @@ mod tests {
         let j = stats::judge(&kept, 0.5).unwrap();
         assert!((j.ratio - 1.01).abs() < 0.002, "{j:?}");
         // B with the slow mode instead: B's time rose beyond the band.
-        let mut p = pairs(400, 0.01, 0.01);
+        let mut p = spread_pairs(400, 0.01, 0.01);
         for pair in p.iter_mut().step_by(4) {
             pair.1 *= 1.10;
         }
@@ -257,7 +246,7 @@ mod tests {
 
     #[test]
     fn normal_pairs_and_a_change_on_some_windows_are_all_kept() {
-        let p = pairs(400, 0.01, 0.0);
+        let p = spread_pairs(400, 0.01, 0.0);
         // (the logistic's tails are longer than a normal's: a few far
         // out, on both sides alike)
         let s = shared(&p, &vec![0; p.len()]);

@@ -152,7 +152,7 @@ pub(super) fn upper_tail(n: usize, k: usize) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use reports::compare::{ALPHA, holm_rejects};
 
@@ -262,7 +262,7 @@ mod tests {
 
     /// Pairs whose log-ratios are `shift` plus a normal-looking spread of
     /// `sigma`, deterministic (quantiles of a normal, shuffled).
-    fn spread_pairs(n: usize, sigma: f64, shift: f64) -> Vec<(f64, f64)> {
+    pub(in crate::ab) fn spread_pairs(n: usize, sigma: f64, shift: f64) -> Vec<(f64, f64)> {
         (0..n)
             .map(|i| {
                 let u = ((i * 7919) % n) as f64 / n as f64 + 0.5 / n as f64;
