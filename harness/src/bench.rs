@@ -40,7 +40,7 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 /// What `bench` should do.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct BenchOptions {
     /// Variants to measure; empty means all.
     pub variants: Vec<String>,
@@ -52,29 +52,11 @@ pub struct BenchOptions {
     pub seed: u64,
     /// Measuring rounds (default: 2 quick, 3 full), see [`run`].
     pub rounds: Option<u32>,
-    /// How long a step may run beyond its allowance before it counts as
-    /// hung (`--timeout`).
-    pub timeout: Duration,
     /// Variants found to crash or hang: not run, recorded as such.
     pub exclude: Vec<Excluded>,
     /// The core to measure on (`--core`); `None`: the least busy one.
     #[serde(default)]
     pub core: Option<usize>,
-}
-
-impl Default for BenchOptions {
-    fn default() -> Self {
-        BenchOptions {
-            variants: Vec::new(),
-            sets: Vec::new(),
-            quick: false,
-            seed: 0,
-            rounds: None,
-            timeout: crate::fault::DEFAULT_TIMEOUT,
-            exclude: Vec::new(),
-            core: None,
-        }
-    }
 }
 
 /// Times a disturbed piece of a sample is taken, at most, before it is

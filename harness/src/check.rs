@@ -34,9 +34,6 @@ pub struct CheckOptions {
     pub cases: usize,
     /// Generator seed.
     pub seed: u64,
-    /// How long a batch may run beyond its allowance before it counts as
-    /// hung (`--timeout`).
-    pub timeout: Duration,
     /// Variants found to crash or hang: not run, reported as such.
     pub exclude: Vec<Excluded>,
 }
@@ -48,7 +45,6 @@ impl CheckOptions {
         CheckOptions {
             cases,
             seed,
-            timeout: crate::fault::DEFAULT_TIMEOUT,
             exclude: Vec::new(),
         }
     }

@@ -11,9 +11,9 @@
 
 use crate::batch::{BatchError, BatchRequest};
 use crate::bench::BenchOptions;
-use crate::cmd::table;
 use crate::entry::Suite;
 use crate::erased::DynWorkload;
+use crate::grid;
 use crate::machine;
 use crate::outln;
 use crate::stats;
@@ -240,9 +240,9 @@ pub fn print(w: &dyn DynWorkload, records: &[Record]) {
         let cell = match r.status {
             Status::Ok => format!(
                 "{} ({}–{})",
-                table::time(r.median, ""),
-                table::time(r.min, ""),
-                table::time(r.max, "")
+                grid::time(r.median, ""),
+                grid::time(r.min, ""),
+                grid::time(r.max, "")
             ),
             _ => r.reason.clone().unwrap_or_default(),
         };

@@ -4,6 +4,7 @@
 use crate::ab::{self, Builds, Options};
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::fault::TimeoutArg;
 use crate::machine::MachineArg;
 use reports::Metric;
 use reports::compare::Format;
@@ -56,10 +57,8 @@ pub struct Args {
     /// Results file with both builds' records; default: results/ab-TIMESTAMP.json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Seconds a build may take to answer one request (solving a record's
-    /// batch once, one sample) before it counts as hung and is stopped.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
-    timeout: std::time::Duration,
+    #[command(flatten)]
+    timeout: TimeoutArg,
     /// The core both builds run on; default: the least busy core when
     /// each record starts.
     #[arg(long, value_name = "N")]
@@ -108,7 +107,7 @@ Exit codes: 0 no regression, 1 a record regressed or broke, 2 unusable \
 input (an unknown revision, a build that fails, nothing to judge).";
 
 /// Runs `bitbench ab`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let builds = match (args.base, args.binaries.as_slice()) {
         (_, [a, b]) => Builds::Binaries(a.clone(), b.clone()),
         (Some(base), _) => Builds::Revisions {
@@ -138,7 +137,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
             .collect(),
         threshold_pct: args.threshold,
         seconds: args.seconds,
-        timeout: args.timeout,
+        timeout: args.timeout.per_batch(),
         seed: args.seed,
         format: match args.format.as_str() {
             "markdown" => Format::Markdown,

@@ -1,39 +1,117 @@
 //! `bitbench bench`: verify, time, print the table, write the results file.
 
 use crate::bench::BenchOptions;
+use crate::entry::Suite;
 use crate::erased::DynWorkload;
 use crate::error::Error;
-use crate::machine;
+use crate::fault::TimeoutArg;
+use crate::machine::{self, MachineArg};
 use crate::outln;
 use reports::disturbance::Purpose;
 use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// [`measure`], then `Err(Failed)` naming every record with a wrong
-/// answer, a crash or a hang ([`crate::verdict`]), the results written.
-pub fn run(
-    workloads: &[&dyn DynWorkload],
-    options: &BenchOptions,
-    out: Option<&Path>,
-    baseline: Option<&str>,
-    machine: &str,
-    program: &str,
-) -> Result<(PathBuf, ResultsFile), Error> {
-    let (path, results) = measure(workloads, options, out, baseline, machine, program)?;
-    crate::verdict::check("bench", &results.records)?;
-    Ok((path, results))
+/// `bitbench bench`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Workloads to measure; default: all.
+    workloads: Vec<String>,
+    /// Variants to measure; default: all.
+    #[arg(long, num_args = 1..)]
+    variant: Vec<String>,
+    /// Input sets to measure (see `bitbench list`); default: the workload's.
+    #[arg(long, num_args = 1..)]
+    inputs: Vec<String>,
+    /// Fewer and shorter samples, smaller input sets.
+    #[arg(long)]
+    quick: bool,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Results file; default: results/bench-TIMESTAMP.json.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Measuring rounds: every (variant, set) is measured once per
+    /// round, rounds apart in time, so intervals include the noise
+    /// between runs; default: 2 with --quick, else 3.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: Option<u32>,
+    /// Variant the printed speedups are over (measured too, needs one
+    /// workload); default: the oracle.
+    #[arg(long, value_name = "VARIANT")]
+    baseline: Option<String>,
+    #[command(flatten)]
+    timeout: TimeoutArg,
+    /// The core to measure on; default: the one least busy when each
+    /// workload starts. Either way a sample whose thread lost CPU time
+    /// to something else is taken again (see docs/busy-machines.md).
+    #[arg(long, value_name = "N")]
+    core: Option<usize>,
+    #[command(flatten)]
+    machine: MachineArg,
 }
 
-/// Benchmarks the workloads and writes one results file, its machine
-/// named `machine`; returns its path and contents, whatever the variants
-/// did. The printed speedups are over `baseline`, or each workload's
-/// oracle. A variant that answers wrong gets an error record and is never
-/// timed. Each workload runs in a watched child ([`crate::fault`]): a
-/// variant that crashes or hangs gets a record saying so, and its finding
-/// is printed with a repro line naming `program`.
+/// Checks the arguments before any measuring, then [`measure`]s and
+/// fails (`Err(Failed)`) naming every record with a wrong answer, a
+/// crash or a hang ([`crate::verdict`]), the results written.
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
+    let machine = args.machine.resolve()?;
+    if let Some(core) = args.core {
+        crate::cores::check(core).map_err(Error::usage)?;
+    }
+    let selected = suite.select(&args.workloads)?;
+    for (flag, used) in [
+        ("--variant", !args.variant.is_empty()),
+        ("--baseline", args.baseline.is_some()),
+    ] {
+        if used && selected.len() > 1 {
+            return Err(Error::usage(format!(
+                "{flag} needs exactly one workload (variant names differ between workloads)"
+            )));
+        }
+    }
+    let mut variants = args.variant;
+    if let Some(base) = &args.baseline {
+        check_baseline(selected[0], base)?;
+        if !variants.is_empty() && !variants.contains(base) {
+            variants.push(base.clone());
+        }
+    }
+    let options = BenchOptions {
+        variants,
+        sets: args.inputs,
+        quick: args.quick,
+        seed: args.seed,
+        rounds: args.rounds,
+        exclude: Vec::new(),
+        core: args.core,
+    };
+    let (_, results) = measure(
+        &selected,
+        &options,
+        args.timeout.per_batch(),
+        args.out.as_deref(),
+        args.baseline.as_deref(),
+        &machine,
+        &crate::repro::program(suite.origin().binary),
+    )?;
+    crate::verdict::check("bench", &results.records)
+}
+
+/// Benchmarks the workloads, each batch of a kernel stopped `timeout`
+/// past its allowance, and writes one results file (default:
+/// `results/bench-TIMESTAMP.json`), its machine named `machine`; returns
+/// its path and contents, whatever the variants did. The printed speedups
+/// are over `baseline`, or each workload's oracle. A variant that answers
+/// wrong gets an error record and is never timed. Each workload runs in a
+/// watched child ([`crate::fault`]): a variant that crashes or hangs gets
+/// a record saying so, and its finding is printed with a repro line
+/// naming `program`.
 pub fn measure(
     workloads: &[&dyn DynWorkload],
     options: &BenchOptions,
+    timeout: Duration,
     out: Option<&Path>,
     baseline: Option<&str>,
     machine: &str,
@@ -48,7 +126,7 @@ pub fn measure(
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut results = ResultsFile::new(date, command, machine::machine(machine), machine::build());
     for w in workloads {
-        let (records, findings) = crate::fault::job::bench(*w, options, program)?;
+        let (records, findings) = crate::isolated::bench(*w, options, timeout, program)?;
         print_table(*w, &records, baseline);
         for finding in &findings {
             finding.print();
@@ -84,7 +162,7 @@ pub fn busy_warning(records: &[Record], quick: bool) -> Option<String> {
 
 /// Fails early, before any measuring, when `--baseline` names no variant of
 /// `w` that runs here.
-pub fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), Error> {
+fn check_baseline(w: &dyn DynWorkload, baseline: &str) -> Result<(), Error> {
     let variants = w.variants();
     match variants.iter().find(|v| v.name == baseline) {
         Some(v) => match &v.unavailable {
@@ -129,7 +207,7 @@ fn ensure_writable(path: &Path) -> Result<(), Error> {
 /// all measured.
 pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&str>) {
     let all: Vec<&Record> = records.iter().collect();
-    let (variants, mut sets) = super::table::axes(w, &all);
+    let (variants, mut sets) = crate::grid::axes(w, &all);
     let totals: Vec<(String, Vec<String>)> = w
         .totals()
         .into_iter()
@@ -157,11 +235,11 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         w.name()
     );
     let element = w.unit_singular();
-    super::table::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
+    crate::grid::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
         Some(r) if r.status == Status::Ok && summed.contains(r) => {
-            super::table::time(r.median, element)
+            crate::grid::time(r.median, element)
         }
-        Some(r) if r.status == Status::Ok => super::table::with_interval(r, element),
+        Some(r) if r.status == Status::Ok => crate::grid::with_interval(r, element),
         Some(r) if r.status == Status::Error => "WRONG".to_owned(),
         Some(r) if r.status == Status::Crashed => "CRASHED".to_owned(),
         Some(r) if r.status == Status::Hung => "HUNG".to_owned(),
@@ -189,7 +267,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
             (reference.variant, title)
         }
     };
-    super::table::print_grid(&title, &sets, &variants, 16, |v, set| {
+    crate::grid::print_grid(&title, &sets, &variants, 16, |v, set| {
         match (ok_time(base, set), ok_time(v, set)) {
             (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
             (Some(b), Some(t)) if t > 0.0 => {

@@ -2,16 +2,46 @@
 //! each workload in a watched child ([`crate::fault`]).
 
 use crate::check::{CheckOptions, CheckReport};
+use crate::entry::Suite;
 use crate::erased::DynWorkload;
 use crate::error::Error;
+use crate::fault::TimeoutArg;
 use crate::outln;
 use crate::repro::solve_line;
+use std::time::Duration;
 
-/// Checks the workloads; `Err` with exit code 1 on any disagreement, whose
+/// `bitbench check`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Workloads to check; default: all.
+    workloads: Vec<String>,
+    /// Generated inputs per input set.
+    #[arg(long, default_value_t = 10_000)]
+    cases: usize,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    timeout: TimeoutArg,
+}
+
+/// Checks the workloads named; `Err` with exit code 1 on any disagreement.
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
+    all(
+        &suite.select(&args.workloads)?,
+        &CheckOptions::new(args.cases, args.seed),
+        args.timeout.per_batch(),
+        &crate::repro::program(suite.origin().binary),
+    )
+}
+
+/// Checks `workloads`, each batch of a kernel stopped `timeout` past its
+/// allowance; `Err` with exit code 1 on any disagreement, whose
 /// reproducing commands name `program` (see [`crate::repro::program`]).
-pub fn run(
+pub fn all(
     workloads: &[&dyn DynWorkload],
     options: &CheckOptions,
+    timeout: Duration,
     program: &str,
 ) -> Result<(), Error> {
     let mut failed = Vec::new();
@@ -23,7 +53,7 @@ pub fn run(
             options.cases,
             options.seed
         );
-        let report = crate::fault::job::check(*w, options, program)?;
+        let report = crate::isolated::check(*w, options, timeout, program)?;
         print_report(&report, program);
         outln!(
             "{}: {} in {:.1} s",

@@ -80,9 +80,9 @@ pub struct Options {
 }
 
 /// Runs `bitbench compare`.
-pub fn main(args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     let options = args.verdicts.options(args.allow_mismatch);
-    run(&args.base, &args.new, &options)
+    files(&args.base, &args.new, &options)
 }
 
 /// `rendered` (the comparison in `format`) followed by where each changed
@@ -116,7 +116,7 @@ fn with_attributions(
 }
 
 /// Compares `new` against `base`.
-pub fn run(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
+pub fn files(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
     let metrics =
         reports::compare::gate(options.threshold_pct, &options.metrics).map_err(Error::usage)?;
     let names = metrics

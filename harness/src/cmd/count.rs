@@ -11,6 +11,7 @@ use crate::counting::{self, CountPlan, Summary};
 use crate::entry::Suite;
 use crate::erased::DynWorkload;
 use crate::error::Error;
+use crate::fault::TimeoutArg;
 use crate::levels::NO_AVX512;
 use crate::machine::{self, MachineArg};
 use crate::outln;
@@ -54,10 +55,8 @@ pub struct Args {
     /// whose counts changed from them, `report --flamegraphs` draws them.
     #[arg(long)]
     no_profiles: bool,
-    /// Seconds the native verification of a batch may run beyond what it
-    /// is expected to take before the variant counts as hung.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fault::parse_timeout)]
-    timeout: Duration,
+    #[command(flatten)]
+    timeout: TimeoutArg,
     #[command(flatten)]
     machine: MachineArg,
     /// Internal: run one case inside valgrind (what gungraun executes).
@@ -65,8 +64,14 @@ pub struct Args {
     run_case: Vec<String>,
 }
 
-/// Runs `bitbench count`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+/// Runs `bitbench count`: verifies natively, counts what it can and
+/// writes one results file. A variant that answers wrong in the native
+/// verification is not counted and its record is an error; one that
+/// crashes or hangs there gets a record saying so and its finding printed;
+/// the file is written, then `Err(Failed)` names them ([`crate::verdict`]).
+/// A case gungraun reports nothing for is a tool failure, recorded as
+/// skipped with that reason, never as an error.
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     if let [workload, variant, set] = args.run_case.as_slice() {
         return counting::run_case(suite.find(workload)?, variant, set, args.seed);
     }
@@ -78,39 +83,57 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         ));
     }
     let options = counting::CountOptions {
-        variants: args.variant,
-        sets: args.inputs,
+        variants: args.variant.clone(),
+        sets: args.inputs.clone(),
         seed: args.seed,
         max_batch: Duration::from_millis(args.max_batch_ms),
-        timeout: args.timeout,
         exclude: Vec::new(),
     };
+    let (date, stamp) = machine::now();
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/count-{stamp}.json")));
     let program = crate::repro::program(suite.origin().binary);
-    run(
-        &selected,
-        &options,
-        args.cache,
-        !args.no_profiles,
-        args.out.as_deref(),
-        &machine,
-        &program,
-    )
-    .map(|_| ())
+    let (mut planned, findings) = plan(&selected, &options, args.timeout.per_batch(), &program)?;
+    let build = machine::build();
+    skip_uncountable(&mut planned, &build)?;
+    let keep = (!args.no_profiles).then(|| Kept::beside(&path, machine::target_cpu()));
+    let counts = count(&mut planned, options.seed, args.cache, keep.as_ref())?;
+
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut results = ResultsFile::new(date, command, machine::machine(&machine), build);
+    results.records = records(planned, &counts, args.cache);
+    for w in &selected {
+        w.annotate(&mut results.records);
+        print_table(*w, &results.records);
+    }
+    for finding in &findings {
+        finding.print();
+    }
+    results.write(&path)?;
+    outln!("results: {}", path.display());
+    if let Some(keep) = &keep {
+        print_kept(keep, &path, &counts);
+    }
+    crate::verdict::check("count", &results.records)
 }
 
 /// [`counting::plan`], each workload's native verification in a watched
-/// child ([`crate::fault`]): a variant that crashes or hangs is not
-/// counted, its record says so, and its finding (with a repro line naming
-/// `program`) comes back with the plan.
+/// child ([`crate::fault`]), each batch stopped `timeout` past its
+/// allowance: a variant that crashes or hangs is not counted, its record
+/// says so, and its finding (with a repro line naming `program`) comes
+/// back with the plan.
 fn plan<'a>(
     workloads: &[&'a dyn DynWorkload],
     options: &counting::CountOptions,
+    timeout: Duration,
     program: &str,
 ) -> Result<(Vec<counting::Planned<'a>>, Vec<crate::fault::Finding>), Error> {
     let mut planned = Vec::new();
     let mut findings = Vec::new();
     for &w in workloads {
-        let (cases, found) = crate::fault::job::plan(w, options, program)?;
+        let (cases, found) = crate::isolated::count_cases(w, options, timeout, program)?;
         planned.extend(cases.into_iter().map(|(case, outcome)| counting::Planned {
             workload: w,
             case,
@@ -121,32 +144,13 @@ fn plan<'a>(
     Ok((planned, findings))
 }
 
-/// Counts the workloads (with the cache simulation when `cache_sim`) and
-/// writes one results file, its machine named `machine`, keeping each
-/// record's callgrind profile beside it when `profiles`; returns its path
-/// and contents. A variant that answers wrong in the native verification
-/// is not counted and its record is an error; one that crashes or hangs
-/// there gets a record saying so and its finding printed (a repro line
-/// naming `program`); the file is written, then `Err(Failed)` names them
-/// ([`crate::verdict`]). A case gungraun reports nothing for is a tool
-/// failure, recorded as skipped with that reason, never as an error.
-pub fn run(
-    workloads: &[&dyn DynWorkload],
-    options: &counting::CountOptions,
-    cache_sim: bool,
-    profiles: bool,
-    out: Option<&Path>,
-    machine: &str,
-    program: &str,
-) -> Result<(PathBuf, ResultsFile), Error> {
-    let (date, stamp) = machine::now();
-    let path = out.map_or_else(
-        || PathBuf::from(format!("results/count-{stamp}.json")),
-        Path::to_owned,
-    );
-    let (mut planned, findings) = plan(workloads, options, program)?;
-
-    let build = machine::build();
+/// Marks every countable case skipped, with the reason, when valgrind
+/// cannot count here: a binary built with AVX-512, or the tools missing
+/// (a usage error then, unless nothing was countable anyway).
+fn skip_uncountable(
+    planned: &mut [counting::Planned<'_>],
+    build: &reports::Build,
+) -> Result<(), Error> {
     let blocker = if build.features.iter().any(|f| f.starts_with("avx512")) {
         Some(format!(
             "{NO_AVX512} (this binary was built for target-cpu={} with AVX-512 enabled)",
@@ -165,14 +169,24 @@ pub fn run(
             p.outcome = Err((Status::Skipped, reason.clone()));
         }
     }
+    Ok(())
+}
 
+/// Counts the cases still countable under gungraun (the cache simulation
+/// too when `cache_sim`), keeping each profile where `keep` says: each
+/// case's summary and kept profile, by (benchmark id, bench id).
+fn count(
+    planned: &mut [counting::Planned<'_>],
+    seed: u64,
+    cache_sim: bool,
+    keep: Option<&Kept>,
+) -> Result<Counts, Error> {
     let bitbench = std::env::current_exe()
         .map_err(|e| Error::usage(format!("count: cannot find this executable: {e}")))?;
-    counting::probe(&mut planned, &bitbench).map_err(Error::usage)?;
-
+    counting::probe(planned, &bitbench).map_err(Error::usage)?;
     let plan = CountPlan {
         bitbench,
-        seed: options.seed,
+        seed,
         cache_sim,
         cases: planned
             .iter()
@@ -180,16 +194,18 @@ pub fn run(
             .map(|p| p.case.clone())
             .collect(),
     };
-    let target_cpu = machine::target_cpu();
-    let keep = profiles.then(|| Kept::beside(&path, target_cpu));
-    let counts = if plan.cases.is_empty() {
-        HashMap::new()
+    if plan.cases.is_empty() {
+        Ok(HashMap::new())
     } else {
-        run_gungraun(&plan, keep.as_ref())?
-    };
+        run_gungraun(&plan, keep)
+    }
+}
 
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = ResultsFile::new(date, command, machine::machine(machine), build);
+/// Each planned case's records: its counts where gungraun gave them,
+/// else the reason it was not counted.
+fn records(planned: Vec<counting::Planned<'_>>, counts: &Counts, cache_sim: bool) -> Vec<Record> {
+    let target_cpu = machine::target_cpu();
+    let mut records = Vec::new();
     for p in planned {
         let key = (p.case.benchmark_id(), p.case.bench_id());
         let outcome = match p.outcome {
@@ -212,7 +228,7 @@ pub fn run(
             Err(e) => Err(e),
         };
         let profile = counts.get(&key).and_then(|(_, kept)| kept.clone());
-        results.records.extend(
+        records.extend(
             counting::records(p.workload, &p.case, target_cpu, cache_sim, outcome)
                 .into_iter()
                 .map(|r| Record {
@@ -221,33 +237,29 @@ pub fn run(
                 }),
         );
     }
-    for w in workloads {
-        w.annotate(&mut results.records);
-        print_table(*w, &results.records);
-    }
-    for finding in &findings {
-        finding.print();
-    }
-    results.write(&path)?;
-    outln!("results: {}", path.display());
+    records
+}
+
+/// Prints where the profiles beside the results file at `path` went, and
+/// their size, when any were kept.
+fn print_kept(keep: &Kept, path: &Path, counts: &Counts) {
     let kept: Vec<PathBuf> = counts
         .values()
         .filter_map(|(_, rel)| Some(path.parent()?.join(rel.as_ref()?)))
         .collect();
-    if let (Some(keep), false) = (&keep, kept.is_empty()) {
-        let bytes: u64 = kept
-            .iter()
-            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-            .sum();
-        let files = kept.len();
-        outln!(
-            "profiles: {} ({files} files, {:.1} MB)",
-            keep.dir.display(),
-            bytes as f64 / 1e6
-        );
+    if kept.is_empty() {
+        return;
     }
-    crate::verdict::check("count", &results.records)?;
-    Ok((path, results))
+    let bytes: u64 = kept
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    outln!(
+        "profiles: {} ({} files, {:.1} MB)",
+        keep.dir.display(),
+        kept.len(),
+        bytes as f64 / 1e6
+    );
 }
 
 /// Where `count` keeps the profiles of one results file: a directory
@@ -298,13 +310,13 @@ impl Kept {
 /// A counted case: its summary and, when kept, its profile's path.
 type Counted = (Summary, Option<String>);
 
+/// Each counted case by (benchmark id, bench id).
+type Counts = HashMap<(String, String), Counted>;
+
 /// Runs the plan as a gungraun harness (this executable, as a child) and
 /// returns the summaries by (benchmark id, bench id), keeping each case's
 /// callgrind profile in `keep` before gungraun's directory is removed.
-fn run_gungraun(
-    plan: &CountPlan,
-    keep: Option<&Kept>,
-) -> Result<HashMap<(String, String), Counted>, Error> {
+fn run_gungraun(plan: &CountPlan, keep: Option<&Kept>) -> Result<Counts, Error> {
     let home = std::env::temp_dir().join(format!("bitbench-count-{}", std::process::id()));
     let json = serde_json::to_string(plan).expect("plans serialise");
     eprintln!(
@@ -365,7 +377,7 @@ fn summaries(output: &std::process::Output) -> Result<Vec<Summary>, Error> {
 /// variant, then the reasons for every missing count.
 fn print_table(w: &dyn DynWorkload, records: &[Record]) {
     let records: Vec<&Record> = records.iter().filter(|r| r.workload == w.name()).collect();
-    let (variants, sets) = super::table::axes(w, &records);
+    let (variants, sets) = crate::grid::axes(w, &records);
     for metric in Metric::ALL {
         let of: Vec<&Record> = records
             .iter()
@@ -376,7 +388,7 @@ fn print_table(w: &dyn DynWorkload, records: &[Record]) {
             continue;
         };
         let title = format!("{}: {unit}", w.name());
-        super::table::print_grid(&title, &sets, &variants, 12, |v, set| {
+        crate::grid::print_grid(&title, &sets, &variants, 12, |v, set| {
             match of.iter().find(|r| r.variant == v && r.input_set == set) {
                 Some(r) if r.status == Status::Ok => format_count(r.median),
                 Some(r) if r.status == Status::Error => "WRONG".to_owned(),

@@ -21,12 +21,12 @@ pub struct Args {
 }
 
 /// Runs `bitbench export`.
-pub fn main(args: Args) -> Result<(), Error> {
-    run(&args.results, &args.format, args.out.as_deref())
+pub fn run(args: Args) -> Result<(), Error> {
+    write(&args.results, &args.format, args.out.as_deref())
 }
 
 /// Exports `results` in `format` (a [`Format::NAMES`] entry).
-pub fn run(results: &Path, format: &str, out: Option<&Path>) -> Result<(), Error> {
+pub fn write(results: &Path, format: &str, out: Option<&Path>) -> Result<(), Error> {
     let Some(format) = Format::parse(format) else {
         return Err(Error::usage(format!(
             "unknown export format '{format}' (known: {})",

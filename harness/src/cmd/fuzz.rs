@@ -167,7 +167,7 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
 }
 
 /// Runs `bitbench fuzz`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let program = crate::repro::program(suite.origin().binary);
     if args.init {
         if let Ok(dir) = fuzz_dir(suite, &program) {

@@ -3,14 +3,30 @@
 //! C++, a third-party library) can be fed, checked and timed on exactly the
 //! inputs `bench` measures.
 
-use crate::erased::DynWorkload;
+use crate::entry::Suite;
 use crate::error::Error;
 use crate::outln;
 
-/// Prints the inputs of `set`, one a line (`count` of an open-ended set;
-/// default: one `bench` sample).
-pub fn run(w: &dyn DynWorkload, set: &str, seed: u64, count: Option<usize>) -> Result<(), Error> {
-    for line in w.input_lines(set, seed, count)? {
+/// `bitbench inputs`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Workload name (see `bitbench list`).
+    workload: String,
+    /// Input set, e.g. `density:0.125` or `official` (see `bitbench list`).
+    set: String,
+    /// Inputs to print for an open-ended set; default: as many as one
+    /// `bench` sample holds (4096 boards for components).
+    #[arg(long)]
+    count: Option<usize>,
+    /// Seed of the generated inputs (`bench`'s default is 1).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Prints the inputs of the set, one a line.
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
+    let w = suite.find(&args.workload)?;
+    for line in w.input_lines(&args.set, args.seed, args.count)? {
         outln!("{line}");
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! `bitbench list`: every (workload, variant) and whether it runs here.
 
 use crate::entry::Suite;
+use crate::error::Error;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -18,14 +19,23 @@ struct Entry {
     reason: Option<String>,
 }
 
-/// Prints the registry as a table or, with `json`, a JSON array.
+/// `bitbench list`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print a JSON array of {workload, variant, description, default, available, reason}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Prints the registry as a table or, with `--json`, a JSON array.
 ///
 /// The text is written in one go and a closed pipe (`bitbench list | head`)
 /// ends the output quietly instead of panicking like `println!` would.
-pub fn run(suite: &Suite, json: bool) {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let _ = std::io::stdout()
         .lock()
-        .write_all(render(suite, json).as_bytes());
+        .write_all(render(suite, args.json).as_bytes());
+    Ok(())
 }
 
 fn render(suite: &Suite, json: bool) -> String {

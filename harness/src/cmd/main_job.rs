@@ -11,6 +11,7 @@ use crate::bench::BenchOptions;
 use crate::check::CheckOptions;
 use crate::entry::Suite;
 use crate::error::Error;
+use crate::fault::TimeoutArg;
 use crate::workload::runnable;
 use crate::{out, outln};
 use std::path::Path;
@@ -25,7 +26,10 @@ const CASES: usize = 300;
 pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let all = suite.workloads();
     let program = crate::repro::program(suite.origin().binary);
-    let checked = match super::check::run(all, &CheckOptions::new(CASES, seed), &program) {
+    // No `--timeout` here: the main job's deadlines are the default's.
+    let timeout = TimeoutArg::default().per_batch();
+    let options = CheckOptions::new(CASES, seed);
+    let checked = match super::check::all(all, &options, timeout, &program) {
         Err(Error::Failed(why)) => Some(why),
         other => other.map(|()| None)?,
     };
@@ -35,7 +39,8 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
         ..BenchOptions::default()
     };
     let machine = crate::machine::default_name();
-    let (path, mut results) = super::bench::measure(all, &options, out, None, &machine, &program)?;
+    let (path, mut results) =
+        super::bench::measure(all, &options, timeout, out, None, &machine, &program)?;
     for w in all {
         let sets = w.sweep_sets();
         let default = runnable(&w.variants(), w.default_variant());
@@ -47,7 +52,7 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
             sets: sets.clone(),
             ..options.clone()
         };
-        let (records, findings) = crate::fault::job::bench(*w, &sweep, &program)?;
+        let (records, findings) = crate::isolated::bench(*w, &sweep, timeout, &program)?;
         for finding in &findings {
             finding.print();
         }

@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// Runs `bitbench matrix`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let levels = levels::parse_list(&args.levels).map_err(Error::usage)?;
     let machine = args.machine.resolve()?;
     let selected = suite.select(&args.workloads)?;
@@ -62,7 +62,7 @@ pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
         out: args.out,
         machine,
     };
-    run(suite.origin(), &selected, &options).map(|_| ())
+    measure(suite.origin(), &selected, &options).map(|_| ())
 }
 
 /// What `matrix` should do.
@@ -87,7 +87,7 @@ pub struct MatrixOptions {
 }
 
 /// Builds, runs and merges; returns the merged file's path and contents.
-pub fn run(
+pub fn measure(
     origin: &Origin,
     workloads: &[&dyn DynWorkload],
     options: &MatrixOptions,

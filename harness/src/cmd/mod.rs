@@ -16,4 +16,3 @@ pub mod matrix;
 pub mod report;
 pub mod serve;
 pub mod solve;
-pub mod table;

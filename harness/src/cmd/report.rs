@@ -19,23 +19,34 @@ pub const DEFAULT_DIR: &str = "report";
 /// measures (`counting::counted_region`), whose path ends so.
 const FLAME_ROOT: &str = "counting::counted_region";
 
-/// Renders `results` into `out`, with a flame graph per counted record
-/// that kept its profile when `flamegraphs`; prints what was skipped and
-/// where the page is.
-pub fn run(
-    suite: &Suite,
-    results: &[PathBuf],
-    out: &Path,
+/// `bitbench report`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Results files written by `bench`, `count` or `matrix`.
+    #[arg(required = true, value_name = "RESULTS")]
+    results: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DIR)]
+    out: PathBuf,
+    /// Also draw a flame graph (SVG, in flamegraphs/) of every counted
+    /// instruction record that kept its callgrind profile, linked from
+    /// the pages.
+    #[arg(long)]
     flamegraphs: bool,
-) -> Result<Report, Error> {
-    if results.is_empty() {
+}
+
+/// Renders the results files into the output directory, with a flame
+/// graph per counted record that kept its profile when asked; prints what
+/// was skipped and where the page is.
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
+    if args.results.is_empty() {
         return Err(Error::usage("report: give at least one results file"));
     }
-    let sources = Source::load(results)?;
-    let report = draw(suite, &sources, out, flamegraphs, Purpose::Gate)?;
+    let sources = Source::load(&args.results)?;
+    let report = draw(suite, &sources, &args.out, args.flamegraphs, Purpose::Gate)?;
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
-    Ok(report)
+    Ok(())
 }
 
 /// Renders already-loaded sources (the main job passes its fresh results)

@@ -22,7 +22,7 @@ fn hello(suite: &Suite) -> Hello {
 }
 
 /// Answers requests from stdin until it closes.
-pub fn main(suite: &Suite) -> Result<(), Error> {
+pub fn run(suite: &Suite) -> Result<(), Error> {
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let mut loaded: Option<Loaded> = None;

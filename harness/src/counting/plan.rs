@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// What to count.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CountOptions {
     /// Variants to count; empty means all.
     pub variants: Vec<String>,
@@ -24,24 +24,8 @@ pub struct CountOptions {
     pub seed: u64,
     /// Cases whose batch takes longer natively are skipped.
     pub max_batch: Duration,
-    /// How long the native verification of a batch may run beyond its
-    /// allowance before it counts as hung (`--timeout`).
-    pub timeout: Duration,
     /// Variants found to crash or hang natively: not counted.
     pub exclude: Vec<Excluded>,
-}
-
-impl Default for CountOptions {
-    fn default() -> Self {
-        CountOptions {
-            variants: Vec::new(),
-            sets: Vec::new(),
-            seed: 0,
-            max_batch: Duration::ZERO,
-            timeout: crate::fault::DEFAULT_TIMEOUT,
-            exclude: Vec::new(),
-        }
-    }
 }
 
 /// Each case with its outcome, as a watched child returns them.

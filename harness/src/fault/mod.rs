@@ -4,7 +4,8 @@
 //! A panic is caught in process ([`crate::guard`]); a signal (a null
 //! write, an illegal instruction, a stack overflow's abort) or a loop that
 //! never ends cannot be. So `check`, `bench` and `solve` run each
-//! workload's work in a child of this same program (a [`job`]), which
+//! workload's work in a child of this same program (a job, which
+//! [`crate::isolated`] runs from above the engines it calls), which
 //! announces every batch of user code it is about to run ([`beacon`]); the
 //! parent ([`watch`]) enforces each batch's deadline and, when the child
 //! dies, knows which variant and which batch were running. It then finds
@@ -17,15 +18,14 @@
 
 pub(crate) mod beacon;
 mod finding;
-pub(crate) mod job;
 mod kind;
 pub(crate) mod probe;
+mod timeout;
 pub(crate) mod watch;
 
 pub(crate) use finding::Finding;
 pub(crate) use kind::Fault;
-
-use std::time::Duration;
+pub(crate) use timeout::{DEFAULT_TIMEOUT, TimeoutArg};
 
 /// The environment variable that turns isolation off (`0`): a probe runs
 /// its kernel in process, so that its fault is the probe's own.
@@ -42,10 +42,6 @@ pub(crate) const PROBE_ENV: &str = "BITBENCH_PROBE";
 pub(crate) fn this_program() -> std::path::PathBuf {
     std::env::current_exe().unwrap_or_else(|_| std::env::args().next().unwrap_or_default().into())
 }
-
-/// The default `--timeout`: what a batch of user code may take beyond its
-/// allowance (see [`beacon::Step::allowance`]) before it counts as hung.
-pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The environment variable naming a command that runs this program's
 /// children (as cargo's `target.runner` does), split at spaces:
@@ -70,14 +66,6 @@ pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
 /// Whether this process should run user kernels in a watched child.
 pub(crate) fn isolating() -> bool {
     std::env::var_os(ISOLATE_ENV).is_none_or(|v| v != "0") && std::env::var_os(JOB_ENV).is_none()
-}
-
-/// Parses `--timeout`: seconds, a positive number.
-pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("'{text}' is not a number of seconds above 0")),
-    }
 }
 
 /// A variant a job runs no more, and why: the finding it faulted with.

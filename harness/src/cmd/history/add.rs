@@ -25,7 +25,7 @@ pub struct Args {
 /// Runs `bitbench history add`: reads and checks every file before the
 /// store is touched, then files them; should a write fail, the runs this
 /// call filed are removed again.
-pub fn main(args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     let mut runs = Vec::new();
     for path in &args.results {
         let file = ResultsFile::read(path)?;

@@ -50,7 +50,7 @@ the threshold, 2 unusable input (an unknown or unsupported revision, GOOD \
 not an ancestor of BAD, a probe that does not build or measure).";
 
 /// Runs `bitbench history bisect`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     if let Some(s) = args.seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
         return Err(Error::usage(format!(
             "--seconds {s}: expected a positive number of seconds"

@@ -20,7 +20,7 @@ pub struct Args {
 }
 
 /// Runs `bitbench history check`.
-pub fn main(args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     let format = match args.format.as_str() {
         "markdown" => Format::Markdown,
         "json" => Format::Json,

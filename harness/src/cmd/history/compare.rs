@@ -2,7 +2,7 @@
 //! `compare` (same verdicts, tables and exit codes), one machine at a time.
 
 use super::{resolve, runs};
-use crate::cmd::compare::{VerdictArgs, run};
+use crate::cmd::compare::{VerdictArgs, files};
 use crate::error::Error;
 use reports::history::StoredRun;
 use std::collections::BTreeSet;
@@ -30,7 +30,7 @@ pub struct Args {
 
 /// Runs `bitbench history compare`: where a commit has several runs on
 /// the machine, the newest is compared.
-pub fn main(args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     let base = resolve(&args.repo, &args.base)?;
     let new = resolve(&args.repo, &args.new)?;
     let stored = runs(&args.store)?;
@@ -73,5 +73,5 @@ pub fn main(args: Args) -> Result<(), Error> {
             .expect("checked above: at least one run")
     };
     let options = args.verdicts.options(false);
-    run(&newest(&base_runs), &newest(&new_runs), &options)
+    files(&newest(&base_runs), &newest(&new_runs), &options)
 }

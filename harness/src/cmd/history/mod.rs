@@ -52,14 +52,14 @@ pub enum Command {
 }
 
 /// Runs `bitbench history`.
-pub fn main(suite: &Suite, command: Command) -> Result<(), Error> {
+pub fn run(suite: &Suite, command: Command) -> Result<(), Error> {
     match command {
-        Command::Run(args) => run::main(suite, args),
-        Command::Bisect(args) => bisect::main(suite, args),
-        Command::Add(args) => add::main(args),
-        Command::Report(args) => report::main(args),
-        Command::Check(args) => check::main(args),
-        Command::Compare(args) => compare::main(args),
+        Command::Run(args) => run::run(suite, args),
+        Command::Bisect(args) => bisect::run(suite, args),
+        Command::Add(args) => add::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Compare(args) => compare::run(args),
     }
 }
 

@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 /// Runs `bitbench history report`.
-pub fn main(args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     if args.out.is_file() {
         return Err(Error::usage(format!(
             "--out {}: is a file, expected a directory",

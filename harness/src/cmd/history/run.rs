@@ -58,7 +58,7 @@ answer, a crash or a hang (filed all the same), gets one line and the \
 others go on; the run then exits 1.";
 
 /// Runs `bitbench history run`.
-pub fn main(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let builder = Builder::open(suite.origin(), "history run")?;
     let options = Options {
         range: args.range,

@@ -1,6 +1,7 @@
-//! The terminal tables `bench` and `count` print: one row per input set,
-//! one column per variant, cells chosen by the caller and formatted here
-//! (three significant digits at any size, see [`reports::numbers`]).
+//! The grids `bench`, `count` and the setup metric print in the terminal:
+//! one row per input set, one column per variant, cells chosen by the
+//! caller and formatted here (three significant digits at any size, see
+//! [`reports::numbers`]). Below the commands, so an engine may print one.
 
 use crate::erased::DynWorkload;
 use crate::{out, outln};

@@ -1,20 +1,19 @@
-//! No import cycles among the library's modules: every path in `src/`
+//! Who imports whom, read from the sources: every path in `src/`
 //! (comments aside, tests included) that starts at `crate::`, `super::`,
 //! `self::` or a child module the file declares (`mod build;` then
-//! `use build::…` or `build::item`) is an edge from the file's module to the
-//! longest module the path names (each of `a::{b, c}`), and the graph must
-//! have no cycle. Engines import the vocabulary (`workload`, `verify`),
-//! never the type-erased layer or the commands that call them, and nothing
-//! but the command line and the commands imports a command. Planted trees
-//! check that the detector sees a cycle through a child declared that way.
+//! `use build::…` or `build::item`) is an edge from the file's module to
+//! the longest module the path names (each of `a::{b, c}`).
 
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// Each module's imports of other modules.
+pub type Edges = BTreeMap<String, Vec<String>>;
+
 /// `a::b` for `src/a/b.rs` and `src/a/b/mod.rs`; the crate root is left out
 /// (it only declares and re-exports).
-fn module_of(src: &Path, file: &Path) -> Option<String> {
+pub fn module_of(src: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(src).ok()?.with_extension("");
     let mut parts: Vec<String> = rel
         .components()
@@ -26,7 +25,7 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
     (parts != ["lib"] && parts != ["main"]).then(|| parts.join("::"))
 }
 
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
+pub fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("a source folder") {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
@@ -39,7 +38,7 @@ fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
 
 /// Each module's imports of other modules, for the crate whose sources are
 /// in `src`.
-fn edges(src: &Path) -> BTreeMap<String, Vec<String>> {
+pub fn edges(src: &Path) -> Edges {
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let modules: BTreeMap<String, PathBuf> = files
@@ -121,12 +120,8 @@ fn edges(src: &Path) -> BTreeMap<String, Vec<String>> {
 }
 
 /// A cycle through `from`, as the list of modules on it.
-fn cycle_from(edges: &BTreeMap<String, Vec<String>>, from: &str) -> Option<Vec<String>> {
-    fn walk(
-        edges: &BTreeMap<String, Vec<String>>,
-        path: &mut Vec<String>,
-        done: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
+fn cycle_from(edges: &Edges, from: &str) -> Option<Vec<String>> {
+    fn walk(edges: &Edges, path: &mut Vec<String>, done: &mut Vec<String>) -> Option<Vec<String>> {
         let here = path.last().unwrap().clone();
         for next in &edges[&here] {
             if let Some(i) = path.iter().position(|m| m == next) {
@@ -148,7 +143,7 @@ fn cycle_from(edges: &BTreeMap<String, Vec<String>>, from: &str) -> Option<Vec<S
 }
 
 /// `Err` naming an import cycle, when there is one.
-fn no_cycle(edges: &BTreeMap<String, Vec<String>>) -> Result<(), String> {
+pub fn no_cycle(edges: &Edges) -> Result<(), String> {
     for module in edges.keys() {
         if let Some(cycle) = cycle_from(edges, module) {
             return Err(format!(
@@ -161,112 +156,20 @@ fn no_cycle(edges: &BTreeMap<String, Vec<String>>) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn the_library_modules_import_each_other_without_cycles() {
-    let edges = edges(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    assert!(edges.len() > 20, "{edges:?}");
-    // The engines stand on the vocabulary, never on the layers above them.
-    for engine in ["batch", "bench", "check", "verify", "solve", "workload"] {
-        for above in ["erased", "cmd", "cli", "entry"] {
-            assert!(
-                !edges[engine]
-                    .iter()
-                    .any(|t| t == above || t.starts_with(&format!("{above}::"))),
-                "{engine} imports {above}: {:?}",
-                edges[engine]
-            );
+/// The same imports between top-level modules: `a::b -> c::d` is `a -> c`,
+/// and what a module's children import of each other is no edge. A circle
+/// here is one a reader meets even when no two files import each other.
+pub fn top_level(edges: &Edges) -> Edges {
+    let top = |m: &str| m.split("::").next().unwrap().to_owned();
+    let mut tops = Edges::new();
+    for (module, targets) in edges {
+        let from = top(module);
+        let entry = tops.entry(from.clone()).or_default();
+        for target in targets.iter().map(|t| top(t)) {
+            if target != from && !entry.contains(&target) {
+                entry.push(target);
+            }
         }
     }
-    // Only the command line and the commands themselves import commands:
-    // what two commands share lives outside `cmd` (building revisions is
-    // `revision`'s). `cmd::table` is the commands' own table formatter,
-    // not a command; `setup` borrows its number format.
-    for (module, targets) in &edges {
-        if module == "cli" || module.starts_with("cmd::") {
-            continue;
-        }
-        for target in targets {
-            let command = target.starts_with("cmd::") || target == "cmd";
-            let known = module == "setup" && target == "cmd::table";
-            assert!(!command || known, "{module} imports {target}");
-        }
-    }
-    if let Err(cycle) = no_cycle(&edges) {
-        panic!("{cycle}");
-    }
-}
-
-/// Writes `files` (path under `src/`, text) into a fresh directory and
-/// returns its `src`.
-fn plant(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "bitbench-module-graph-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&root);
-    let src = root.join("src");
-    for (path, text) in files {
-        let file = src.join(path);
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(file, text).unwrap();
-    }
-    src
-}
-
-/// The shape the real crate once had: `a` (a mod.rs) declares `mod build;`
-/// and uses it by its bare name, `build` takes a helper from a command
-/// module, and that command module imports `a`.
-const PLANTED: &[(&str, &str)] = &[
-    ("lib.rs", "mod a;\nmod cmd;\n"),
-    ("a/mod.rs", "mod build;\nuse build::x;\n\npub fn y() {}\n"),
-    (
-        "a/build.rs",
-        "use crate::cmd::m::helper;\n\npub fn x() {}\n",
-    ),
-    ("cmd/mod.rs", "pub mod m;\n"),
-    ("cmd/m.rs", "use crate::a::y;\n\npub fn helper() {}\n"),
-];
-
-#[test]
-fn a_cycle_through_a_child_used_by_its_bare_name_is_found() {
-    let src = plant("child", PLANTED);
-    let edges = edges(&src);
-    std::fs::remove_dir_all(src.parent().unwrap()).unwrap();
-    assert_eq!(edges["a"], ["a::build"], "{edges:?}");
-    assert_eq!(
-        no_cycle(&edges),
-        Err("import cycle: a -> a::build -> cmd::m -> a".to_owned())
-    );
-}
-
-#[test]
-fn a_cycle_through_self_and_a_pub_child_is_found() {
-    let mut files = PLANTED.to_vec();
-    files[1] = (
-        "a/mod.rs",
-        "pub(crate) mod build;\n\npub fn y() {\n    self::build::x();\n}\n",
-    );
-    let src = plant("self", &files);
-    let edges = edges(&src);
-    std::fs::remove_dir_all(src.parent().unwrap()).unwrap();
-    assert_eq!(edges["a"], ["a::build"], "{edges:?}");
-    assert!(no_cycle(&edges).is_err(), "{edges:?}");
-}
-
-#[test]
-fn the_planted_tree_without_the_back_edge_has_no_cycle() {
-    let mut files = PLANTED.to_vec();
-    // A commented-out import is no edge; nor is another crate's path that
-    // merely ends in the name of a child declared here (`other::m::…`).
-    files[3] = (
-        "cmd/mod.rs",
-        "pub mod m;\n\npub fn f() {\n    let _ = other::m::z;\n}\n",
-    );
-    files[4] = ("cmd/m.rs", "// use crate::a::y;\npub fn helper() {}\n");
-    let src = plant("acyclic", &files);
-    let edges = edges(&src);
-    std::fs::remove_dir_all(src.parent().unwrap()).unwrap();
-    assert!(edges["cmd"].is_empty(), "{edges:?}");
-    assert!(edges["cmd::m"].is_empty(), "{edges:?}");
-    assert_eq!(no_cycle(&edges), Ok(()));
+    tops
 }

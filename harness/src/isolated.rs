@@ -1,5 +1,12 @@
-//! A workload's `check`, `bench` or `solve` run in a watched child of this
-//! same program, and what the parent does when the child dies.
+//! A workload's `check`, `bench`, `solve` or `count`'s native verification
+//! run in a watched child of this same program, and what the parent does
+//! when the child dies.
+//!
+//! This is the one module that both runs the engines (in the child) and
+//! watches them (in the parent), so it sits above both: the engines know
+//! only the low half of [`crate::fault`] (the beacon they announce their
+//! batches on, the kinds of fault, the variants excluded), and the
+//! commands call in here.
 //!
 //! The parent starts the program again with [`JOB_ENV`] naming the job;
 //! the child does the work exactly as it would in process and writes its
@@ -10,16 +17,16 @@
 //! exclusion costs the work done before the fault again, once per
 //! faulting variant; a clean run costs one process start per workload.
 
-use super::beacon::{Batch, Step};
-use super::probe::Prober;
-use super::watch::{self, Deadline, Ended};
-use super::{Excluded, Fault, Finding};
-use super::{JOB_ENV, PROBE_ENV};
 use crate::bench::BenchOptions;
 use crate::check::{CheckOptions, CheckReport};
 use crate::entry::Suite;
 use crate::erased::DynWorkload;
 use crate::error::Error;
+use crate::fault::beacon::{Batch, Step};
+use crate::fault::probe::Prober;
+use crate::fault::watch::{self, Deadline, Ended};
+use crate::fault::{Excluded, Fault, Finding};
+use crate::fault::{JOB_ENV, PROBE_ENV, child_command, isolating, this_program};
 use crate::repro::solve_line;
 use reports::Record;
 use serde::{Deserialize, Serialize};
@@ -56,7 +63,7 @@ enum Job {
     },
     /// `count`'s native verification.
     #[cfg(feature = "count")]
-    Plan(crate::counting::CountOptions),
+    Count(crate::counting::CountOptions),
 }
 
 /// The child's answer.
@@ -66,7 +73,7 @@ enum Reply {
     Bench(Vec<Record>),
     Solve(Vec<String>),
     #[cfg(feature = "count")]
-    Plan(crate::counting::Outcomes),
+    Count(crate::counting::Outcomes),
     Failed(String),
     Usage(String),
 }
@@ -115,7 +122,7 @@ fn work(w: &dyn DynWorkload, job: Job) -> Result<Reply, Error> {
             force,
         })?),
         #[cfg(feature = "count")]
-        Job::Plan(options) => Reply::Plan(
+        Job::Count(options) => Reply::Count(
             crate::counting::plan(&[w], &options)?
                 .into_iter()
                 .map(|p| (p.case, p.outcome))
@@ -137,7 +144,7 @@ fn run(w: &dyn DynWorkload, job: &Job, deadline: Deadline) -> Result<Result<Repl
         job: job.clone(),
         reply: reply.clone(),
     };
-    let mut command = super::child_command(&super::this_program());
+    let mut command = child_command(&this_program());
     command
         .env(
             JOB_ENV,
@@ -176,8 +183,6 @@ fn run(w: &dyn DynWorkload, job: &Job, deadline: Deadline) -> Result<Result<Repl
 trait Excluding: Clone {
     /// The job these options describe.
     fn job(&self) -> Job;
-    /// Its deadline beyond each step's allowance.
-    fn timeout(&self) -> Duration;
     /// The variants it runs no more.
     fn exclusions(&mut self) -> &mut Vec<Excluded>;
 }
@@ -185,9 +190,6 @@ trait Excluding: Clone {
 impl Excluding for CheckOptions {
     fn job(&self) -> Job {
         Job::Check(self.clone())
-    }
-    fn timeout(&self) -> Duration {
-        self.timeout
     }
     fn exclusions(&mut self) -> &mut Vec<Excluded> {
         &mut self.exclude
@@ -198,9 +200,6 @@ impl Excluding for BenchOptions {
     fn job(&self) -> Job {
         Job::Bench(self.clone())
     }
-    fn timeout(&self) -> Duration {
-        self.timeout
-    }
     fn exclusions(&mut self) -> &mut Vec<Excluded> {
         &mut self.exclude
     }
@@ -209,33 +208,32 @@ impl Excluding for BenchOptions {
 #[cfg(feature = "count")]
 impl Excluding for crate::counting::CountOptions {
     fn job(&self) -> Job {
-        Job::Plan(self.clone())
-    }
-    fn timeout(&self) -> Duration {
-        self.timeout
+        Job::Count(self.clone())
     }
     fn exclusions(&mut self) -> &mut Vec<Excluded> {
         &mut self.exclude
     }
 }
 
-/// Runs the job `options` describe in a watched child until it finishes;
-/// each time the child faults, investigates and runs it again without
-/// that variant. The reply, and the findings in the order found.
+/// Runs the job `options` describe in a watched child until it finishes,
+/// each step stopped `timeout` past its allowance; each time the child
+/// faults, investigates and runs it again without that variant. The
+/// reply, and the findings in the order found.
 fn until_done<O: Excluding>(
     w: &dyn DynWorkload,
     options: &O,
+    timeout: Duration,
     program: &str,
 ) -> Result<(Reply, Vec<Finding>), Error> {
     let mut options = options.clone();
     let mut findings = Vec::new();
     loop {
         let job = options.job();
-        let ended = match run(w, &job, Deadline::steps(options.timeout()))? {
+        let ended = match run(w, &job, Deadline::steps(timeout))? {
             Ok(reply) => return Ok((reply, findings)),
             Err(ended) => ended,
         };
-        let finding = investigate(w, &job, ended, program, options.timeout())?;
+        let finding = investigate(w, &job, ended, program, timeout)?;
         if options
             .exclusions()
             .iter()
@@ -259,17 +257,19 @@ fn other_reply(command: &str) -> Error {
     Error::usage(format!("{command}: the child answered another job"))
 }
 
-/// `check` of one workload, isolated: the report, with a finding for each
-/// variant that crashed or hung (those are not checked further).
+/// `check` of one workload, isolated, each batch stopped `timeout` past
+/// its allowance: the report, with a finding for each variant that
+/// crashed or hung (those are not checked further).
 pub(crate) fn check(
     w: &dyn DynWorkload,
     options: &CheckOptions,
+    timeout: Duration,
     program: &str,
 ) -> Result<CheckReport, Error> {
-    if !super::isolating() {
+    if !isolating() {
         return w.check(options);
     }
-    match until_done(w, options, program)? {
+    match until_done(w, options, timeout, program)? {
         (Reply::Check(mut report), findings) => {
             report.faults = findings;
             Ok(report)
@@ -278,37 +278,41 @@ pub(crate) fn check(
     }
 }
 
-/// `bench` of one workload, isolated: every record measured, plus one per
+/// `bench` of one workload, isolated, each measuring round stopped
+/// `timeout` past its allowance: every record measured, plus one per
 /// (variant, set) that crashed or hung, and the findings behind them.
 pub(crate) fn bench(
     w: &dyn DynWorkload,
     options: &BenchOptions,
+    timeout: Duration,
     program: &str,
 ) -> Result<(Vec<Record>, Vec<Finding>), Error> {
-    if !super::isolating() {
+    if !isolating() {
         return Ok((w.bench(options)?, Vec::new()));
     }
-    match until_done(w, options, program)? {
+    match until_done(w, options, timeout, program)? {
         (Reply::Bench(records), findings) => Ok((records, findings)),
         _ => Err(other_reply("bench")),
     }
 }
 
-/// `count`'s native verification of one workload, isolated: each case's
-/// outcome (crashed and hung ones included) and the findings behind them.
+/// `count`'s native verification of one workload, isolated, each batch
+/// stopped `timeout` past its allowance: each case's outcome (crashed and
+/// hung ones included) and the findings behind them.
 #[cfg(feature = "count")]
-pub(crate) fn plan(
+pub(crate) fn count_cases(
     w: &dyn DynWorkload,
     options: &crate::counting::CountOptions,
+    timeout: Duration,
     program: &str,
 ) -> Result<(crate::counting::Outcomes, Vec<Finding>), Error> {
-    if !super::isolating() {
+    if !isolating() {
         let plan = crate::counting::plan(&[w], options)?;
         let cases = plan.into_iter().map(|p| (p.case, p.outcome)).collect();
         return Ok((cases, Vec::new()));
     }
-    match until_done(w, options, program)? {
-        (Reply::Plan(cases), findings) => Ok((cases, findings)),
+    match until_done(w, options, timeout, program)? {
+        (Reply::Count(cases), findings) => Ok((cases, findings)),
         _ => Err(other_reply("count")),
     }
 }
@@ -321,7 +325,7 @@ pub(crate) fn solve(
     request: &crate::solve::SolveRequest<'_>,
     timeout: Option<Duration>,
 ) -> Result<Vec<String>, Error> {
-    if !super::isolating() {
+    if !isolating() {
         return w.solve_text(request);
     }
     let job = Job::Solve {
@@ -372,7 +376,7 @@ fn investigate(
         Job::Bench(_) => "bench",
         Job::Solve { .. } => "solve",
         #[cfg(feature = "count")]
-        Job::Plan(_) => "count",
+        Job::Count(_) => "count",
     };
     if ended.open.is_empty() {
         let said = ended
@@ -462,7 +466,7 @@ fn batch_inputs(
             set_inputs(w, set, options.seed, options.quick)
         }
         #[cfg(feature = "count")]
-        (Batch::Set { set }, Job::Plan(options)) => {
+        (Batch::Set { set }, Job::Count(options)) => {
             set_inputs(w, set, options.seed, crate::counting::QUICK)
         }
         _ => Err(Error::usage(format!(
