@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
+use common::{build_outside, git, loop_fixture, scratch, target_dir, text, tool_missing};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -92,7 +92,7 @@ fn verdict<'a>(out: &'a str, metric: &str) -> Option<&'a str> {
 
 #[test]
 fn ab_judges_instructions_answers_and_time_of_two_commits() {
-    let dir = std::env::temp_dir().join(format!("bitbench-ab-{}", std::process::id()));
+    let dir = scratch("ab");
     loop_fixture::init(&dir, "abfix");
     std::fs::write(dir.join("src/main.rs"), "bitbench::main!(abfix::Steps);\n").unwrap();
     let base = commit(&dir, &base_body(), "base");
@@ -187,7 +187,7 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
 
     // Two kept builds, no git: copied where no repository is.
     let kept = target_dir().join("bitbench-ab");
-    let loose = std::env::temp_dir().join(format!("bitbench-ab-loose-{}", std::process::id()));
+    let loose = scratch("ab-loose");
     std::fs::create_dir_all(&loose).unwrap();
     let (a, b) = (loose.join("a"), loose.join("b"));
     std::fs::copy(kept.join(&base).join("abfix"), &a).unwrap();

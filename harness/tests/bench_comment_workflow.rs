@@ -9,6 +9,7 @@
 mod common;
 
 use common::workflow::{self, Job, Step, Yaml};
+use common::{fresh_scratch, scratch};
 use std::path::{Path, PathBuf};
 
 const PATH: &str = ".github/workflows/bench-comment.yml";
@@ -140,15 +141,9 @@ fn it_downloads_the_gates_artifact_from_the_run_that_triggered_it() {
     );
 }
 
-/// Where [`downloaded`] makes its directory called `name`.
-fn scratch(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("bitbench-comment-{name}-{}", std::process::id()))
-}
-
 /// A fresh scratch directory holding `ab/pr-number` with `number`.
 fn downloaded(name: &str, number: &str) -> PathBuf {
-    let dir = scratch(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_scratch(name);
     std::fs::create_dir_all(dir.join("ab")).unwrap();
     std::fs::write(dir.join("ab/pr-number"), number).unwrap();
     dir
@@ -208,7 +203,7 @@ fn it_posts_one_comment_to_a_checked_number_from_the_gates_comment_md() {
         "{check:#?}"
     );
 
-    let dir = downloaded("good", "42\n");
+    let dir = downloaded("comment-good", "42\n");
     let (ok, written) = outputs(check, &dir, &[]);
     assert!(ok, "42 refused");
     assert_eq!(written, format!("{name}=42\n"));
@@ -225,12 +220,12 @@ fn it_posts_one_comment_to_a_checked_number_from_the_gates_comment_md() {
         "../42",
         "$(id)",
     ] {
-        let dir = downloaded("bad", bad);
+        let dir = downloaded("comment-bad", bad);
         let (ok, written) = outputs(check, &dir, &[]);
         assert!(!ok, "{bad:?} taken for a number: {written:?}");
         assert!(!written.contains(name), "{bad:?} got out: {written:?}");
     }
-    let missing = downloaded("missing", "");
+    let missing = downloaded("comment-missing", "");
     std::fs::remove_file(missing.join("ab/pr-number")).unwrap();
     assert!(!outputs(check, &missing, &[]).0);
 
@@ -272,7 +267,7 @@ fn it_posts_one_comment_to_a_checked_number_from_the_gates_comment_md() {
         assert!(ok, "{pr_head}");
         assert_eq!(written, format!("{current}={posts}\n"), "{pr_head}");
     }
-    for name in ["good", "bad", "missing"] {
+    for name in ["comment-good", "comment-bad", "comment-missing"] {
         let _ = std::fs::remove_dir_all(scratch(name));
     }
 }

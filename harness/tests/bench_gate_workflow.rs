@@ -9,6 +9,7 @@
 mod common;
 
 use common::workflow::{self, Job, Step, Yaml};
+use common::{fresh_scratch, scratch};
 use std::path::Path;
 
 const PATH: &str = ".github/workflows/bench-gate.yml";
@@ -173,19 +174,6 @@ fn the_gate_uploads_results_profiles_comment_and_number_even_when_it_fails() {
     }
 }
 
-/// Where [`fresh`] makes its directory called `name`.
-fn scratch(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("bitbench-gate-{name}-{}", std::process::id()))
-}
-
-/// A fresh empty directory for a script to run in.
-fn fresh(name: &str) -> std::path::PathBuf {
-    let dir = scratch(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 const RUN_ENV: [(&str, &str); 3] = [
     ("GITHUB_SERVER_URL", "https://github.example"),
     ("GITHUB_REPOSITORY", "owner/bitbench"),
@@ -213,7 +201,7 @@ fn the_comment_is_a_heading_both_steps_markdown_and_where_the_flame_graphs_are()
     );
 
     // Both reports there: heading, both in order, the artifact's line.
-    let dir = fresh("both");
+    let dir = fresh_scratch("gate-both");
     std::fs::write(dir.join(&instructions), "### Instructions\n\n| a | b |\n").unwrap();
     std::fs::write(dir.join(&time), "### Time\n\nfaster\n").unwrap();
     let mut env = RUN_ENV.to_vec();
@@ -240,7 +228,7 @@ fn the_comment_is_a_heading_both_steps_markdown_and_where_the_flame_graphs_are()
 
     // The time step wrote nothing (a build broke): the comment still says
     // what the instruction step found, and that the time step said nothing.
-    let dir = fresh("one");
+    let dir = fresh_scratch("gate-one");
     std::fs::write(dir.join(&instructions), "### Instructions\n").unwrap();
     let out = workflow::run_script(collect, &dir, &env);
     assert!(out.status.success(), "{out:?}");
@@ -249,7 +237,7 @@ fn the_comment_is_a_heading_both_steps_markdown_and_where_the_flame_graphs_are()
     assert!(comment.contains("time step wrote no report"), "{comment}");
 
     // Too long for a comment: cut, and said so, the artifact's line kept.
-    let dir = fresh("long");
+    let dir = fresh_scratch("gate-long");
     std::fs::write(dir.join(&instructions), "x".repeat(70_000)).unwrap();
     let out = workflow::run_script(collect, &dir, &env);
     assert!(out.status.success(), "{out:?}");
@@ -257,7 +245,7 @@ fn the_comment_is_a_heading_both_steps_markdown_and_where_the_flame_graphs_are()
     assert!(comment.len() < 65_536, "{}", comment.len());
     assert!(comment.contains("Cut at"), "not said");
     assert!(comment.contains("`ab` artifact"), "artifact line lost");
-    for dir in ["both", "one", "long"] {
+    for dir in ["gate-both", "gate-one", "gate-long"] {
         let _ = std::fs::remove_dir_all(scratch(dir));
     }
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bitbench, stderr};
+use common::{bitbench, scratch, stderr};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -176,12 +176,10 @@ fn ab_time(a: &str, b: &str, extra: &[&str]) -> (String, serde_json::Value, serd
     (err, doc, row)
 }
 
+/// A directory of the calling test's own: named by its thread, as the
+/// tests here share one process.
 fn tempfile() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "bitbench-busy-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
+    let dir = scratch(&format!("busy-{:?}", std::thread::current().id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -4,11 +4,7 @@
 //! oracle skipped by the cost model.
 
 mod common;
-use common::{bench_results, bitbench, stderr, stdout};
-
-fn temp(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("bitbench-ceph-{}-{name}", std::process::id()))
-}
+use common::{bench_results, bitbench, scratch, stderr, stdout};
 
 #[test]
 fn solve_prints_the_spec_example_with_every_variant() {
@@ -41,7 +37,7 @@ fn solve_prints_the_spec_example_with_every_variant() {
 
 #[test]
 fn input_file_takes_the_contest_format_and_lines() {
-    let contest = temp("contest.txt");
+    let contest = scratch("ceph-contest").with_extension("txt");
     std::fs::write(&contest, "40\n0 5 4\n0 3 0\n0 3 0\n").unwrap();
     let out = bitbench(&[
         "solve",
@@ -53,7 +49,7 @@ fn input_file_takes_the_contest_format_and_lines() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "667094338\n");
 
-    let lines = temp("lines.txt");
+    let lines = scratch("ceph-lines").with_extension("txt");
     std::fs::write(&lines, "1 666/666/660\n\n1 666/656/101\n").unwrap();
     let out = bitbench(&[
         "solve",
@@ -68,7 +64,7 @@ fn input_file_takes_the_contest_format_and_lines() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
-    let bad_file = temp("bad.txt");
+    let bad_file = scratch("ceph-bad").with_extension("txt");
     std::fs::write(&bad_file, "20\n0 6 0\n2 9 2\n1 6 1\n").unwrap();
     let cases: &[&[&str]] = &[
         &["solve", "cephalopod", "x 060/222/161"],

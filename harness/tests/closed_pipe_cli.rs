@@ -1,6 +1,9 @@
 //! A reader that goes away (`bitbench … | head`) ends the output quietly:
 //! exit status 0 and no panic message, for every command that prints.
 
+mod common;
+
+use common::scratch;
 use std::process::{Command, Stdio};
 
 /// Runs bitbench with its stdout a pipe whose read end is already closed.
@@ -22,7 +25,7 @@ fn run_into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn printing_commands_stop_quietly_when_the_reader_is_gone() {
-    let results = std::env::temp_dir().join(format!("bitbench-pipe-{}.json", std::process::id()));
+    let results = scratch("pipe").with_extension("json");
     let results = results.to_str().expect("a UTF-8 temp path");
     for args in [
         &["list"][..],

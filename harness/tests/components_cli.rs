@@ -3,7 +3,7 @@
 //! one-line, exit-code-2 errors for bad input.
 
 mod common;
-use common::{bench_results, bitbench, stderr, stdout, workloads};
+use common::{bench_results, bitbench, scratch, stderr, stdout, workloads};
 
 const L_AND_DOT: &str =
     "#...../#...../##..#./....../....../....../....../....../....../....../....../......";
@@ -110,7 +110,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
 
 #[test]
 fn input_file_reads_one_board_per_line() {
-    let path = std::env::temp_dir().join(format!("bitbench-boards-{}.txt", std::process::id()));
+    let path = scratch("boards").with_extension("txt");
     std::fs::write(&path, format!("{L_AND_DOT}\n\n0x3\n")).unwrap();
     let out = bitbench(&[
         "solve",

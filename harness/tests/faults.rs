@@ -20,7 +20,7 @@
 
 mod common;
 
-use common::{build_outside, tool_missing, write_outside_manifest};
+use common::{build_outside, scratch, text, tool_missing, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -168,7 +168,7 @@ const WRONG: &str =
 
 /// Where the fixture crate is written.
 fn fixture_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("bitbench-faults-{}", std::process::id()))
+    scratch("faults")
 }
 
 /// The fixture's `faulty` and `clean` binaries (`wrong` is beside them),
@@ -186,7 +186,7 @@ fn binaries() -> &'static (PathBuf, PathBuf) {
         // Copied out of the target directory, which other tests here build
         // into at the same time (a matrix level, a history revision).
         let built = build_outside(&dir, "faulty");
-        let bin = std::env::temp_dir().join(format!("bitbench-faults-bin-{}", std::process::id()));
+        let bin = scratch("faults-bin");
         std::fs::create_dir_all(&bin).unwrap();
         let [faulty, clean, _] = ["faulty", "clean", "wrong"].map(|name| {
             let name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
@@ -217,13 +217,6 @@ fn run(exe: &Path, args: &[&str], fault: &str) -> Output {
         .env("FAULT", fault)
         .output()
         .expect("the fixture runs")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 /// `check` names the variant, what happened and a shrunk input whose
@@ -294,10 +287,7 @@ fn check(fault: &str, words: &str, extra: &[&str]) {
 /// records say what happened.
 fn bench(fault: &str, status: &str, extra: &[&str]) {
     let (faulty, _) = binaries();
-    let path = std::env::temp_dir().join(format!(
-        "bitbench-faults-{}-{fault}.json",
-        std::process::id()
-    ));
+    let path = scratch(&format!("faults-{fault}")).with_extension("json");
     let mut args = vec!["bench", "--quick", "--out", path.to_str().unwrap()];
     args.extend(extra);
     let out = run(faulty, &args, fault);
@@ -347,10 +337,7 @@ fn ab_args<'a>([a, b]: [&'a Path; 2], metric: &'a str, out: &'a Path) -> Vec<&'a
 /// `ab --binaries clean faulty`: B faults where A does not: BROKE, exit 1.
 fn ab(fault: &str, words: &str, extra: &[&str]) {
     let (faulty, clean) = binaries();
-    let path = std::env::temp_dir().join(format!(
-        "bitbench-faults-ab-{}-{fault}.json",
-        std::process::id()
-    ));
+    let path = scratch(&format!("faults-ab-{fault}")).with_extension("json");
     let mut args = ab_args([clean, faulty], "time", &path);
     args.extend(extra);
     let out = run(clean, &args, fault);
@@ -375,8 +362,7 @@ fn a_null_write_is_a_finding() {
         return;
     }
     let (faulty, clean) = binaries();
-    let path =
-        std::env::temp_dir().join(format!("bitbench-faults-count-{}.json", std::process::id()));
+    let path = scratch("faults-count").with_extension("json");
     let out = run(
         clean,
         &ab_args([clean, faulty], "instructions", &path),
@@ -498,8 +484,7 @@ fn a_crashing_oracle_leaves_the_others_unchecked() {
 #[test]
 fn a_fault_only_in_a_is_fixed() {
     let (faulty, clean) = binaries();
-    let path =
-        std::env::temp_dir().join(format!("bitbench-faults-fixed-{}.json", std::process::id()));
+    let path = scratch("faults-fixed").with_extension("json");
     let mut args = ab_args([faulty, clean], "time", &path);
     args.extend(["--seconds", "0.5"]);
     let out = run(clean, &args, "abort");
@@ -522,7 +507,7 @@ fn a_fault_only_in_a_is_fixed() {
 #[test]
 fn a_wrong_answer_fails_every_command() {
     let (faulty, _) = binaries();
-    let scratch = std::env::temp_dir().join(format!("bitbench-wrong-{}", std::process::id()));
+    let scratch = scratch("wrong");
     std::fs::create_dir_all(&scratch).unwrap();
     let wrong = scratch.join("wrong");
     std::fs::copy(faulty.with_file_name("wrong"), &wrong).unwrap();

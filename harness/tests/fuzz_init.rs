@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{build_outside, write_outside_manifest};
+use common::{build_outside, fresh_scratch, text, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -66,8 +66,7 @@ const MINIMAL: u64 = 1 << 5 | 1 << 40;
 /// Writes the toy crate (`fuzz-toy`, its binary registering the workload by
 /// path and `fuzz-toy-call` by a call) and builds it.
 fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("bitbench-fuzz-toy-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let dir = fresh_scratch("fuzz-toy");
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
     write_outside_manifest(&dir, "fuzz-toy", &[]);
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
@@ -95,8 +94,7 @@ fn run(exe: &Path, dir: &Path, target: &Path, args: &[&str]) -> (Output, String,
         .env("CARGO_TARGET_DIR", target)
         .output()
         .expect("the toy runs");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let (out, err) = text(&o);
     (o, out, err)
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bitbench, git, stderr, stdout};
+use common::{bitbench, fresh_scratch, git, stderr, stdout};
 use reports::interval::median_interval;
 use reports::{Build, Machine, Metric, Record, ResultsFile};
 use std::path::{Path, PathBuf};
@@ -98,13 +98,6 @@ fn run(commit: &str, n: usize, dirty: bool, planted: f64) -> ResultsFile {
     file
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitbench-history-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Every file under `dir` with its size, sorted: what "unchanged" compares.
 fn listing(dir: &Path) -> Vec<(PathBuf, u64)> {
     let mut out = Vec::new();
@@ -149,7 +142,7 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn history_files_draws_finds_the_step_and_gates_the_newest_commit() {
-    let dir = scratch("fixture");
+    let dir = fresh_scratch("history-fixture");
     let repo = dir.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main"]);

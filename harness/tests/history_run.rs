@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{build_outside, git, loop_fixture, target_dir, text, tool_missing};
+use common::{build_outside, git, loop_fixture, scratch, target_dir, text, tool_missing};
 use reports::history::Store;
 use reports::{Metric, Status};
 use std::path::Path;
@@ -49,7 +49,7 @@ fn history(driver: &Path, dir: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
-    let dir = std::env::temp_dir().join(format!("bitbench-history-{}", std::process::id()));
+    let dir = scratch("history");
     loop_fixture::init(&dir, "histfix");
     let program = "bitbench::main!(histfix::Steps);\n";
     let before = commit(&dir, "fn main() {}\n", BASE, "", "no bitbench program yet");

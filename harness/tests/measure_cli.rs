@@ -7,15 +7,14 @@ use reports::{Build, Machine, Metric, Record, ResultsFile, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 mod common;
-use common::{bitbench, stderr, stdout, tool_missing};
+use common::{bitbench, scratch, stderr, stdout, tool_missing};
 
 /// A scratch directory per test, removed on drop.
 struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("bitbench-measure-{name}-{}", std::process::id()));
+        let dir = scratch(&format!("measure-{name}"));
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
     }

@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{build_outside, tool_missing, write_outside_manifest};
+use common::{build_outside, scratch, text, tool_missing, write_outside_manifest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -131,7 +131,7 @@ fn readme_example() -> String {
 /// directory and the paths of `main` and the run-time configured one (the
 /// README's example is `readme`, beside them).
 fn build_toy() -> (PathBuf, PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("bitbench-toy-{}", std::process::id()));
+    let dir = scratch("toy");
     std::fs::create_dir_all(dir.join("src/bin")).unwrap();
     write_outside_manifest(&dir, "toy-kernel", &["count"]);
     std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
@@ -156,13 +156,6 @@ fn run(exe: &Path, args: &[&str], config: &str) -> Output {
         .expect("the toy runs")
 }
 
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 /// Records of a results file written by the toy.
 fn records(path: &Path) -> Vec<serde_json::Value> {
     let file: serde_json::Value =
@@ -173,7 +166,7 @@ fn records(path: &Path) -> Vec<serde_json::Value> {
 #[test]
 fn an_outside_crate_gets_the_whole_command_line() {
     let (crate_dir, toy, runtime) = build_toy();
-    let scratch = std::env::temp_dir().join(format!("bitbench-toy-out-{}", std::process::id()));
+    let scratch = scratch("toy-out");
     std::fs::create_dir_all(&scratch).unwrap();
 
     let list = run(&toy, &["list", "--json"], "");

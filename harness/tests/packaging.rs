@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::root;
+use common::{root, scratch};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -153,7 +153,7 @@ fn check_manifest(package: &Value, members: &[String]) {
 
 #[test]
 fn every_crate_packages_with_its_licences_readme_and_metadata() {
-    let scratch = std::env::temp_dir().join(format!("bitbench-package-{}", std::process::id()));
+    let scratch = scratch("package");
     let (crates, log) = package(&scratch);
     let members = members();
     assert_eq!(members.len(), 6, "{members:?}");

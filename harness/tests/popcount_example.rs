@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::build_outside;
+use common::{build_outside, scratch, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -23,20 +23,15 @@ fn run(exe: &Path, args: &[&str]) -> (String, String) {
         .env("CI", "1")
         .output()
         .expect("the example runs");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    (text(&out.stdout), text(&out.stderr))
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
+    (stdout, stderr)
 }
 
 #[test]
 fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     let popcount = build_outside(&example(), "popcount");
-    let scratch = std::env::temp_dir().join(format!("bitbench-popcount-{}", std::process::id()));
+    let scratch = scratch("popcount");
     std::fs::create_dir_all(&scratch).unwrap();
 
     let (list, _) = run(&popcount, &["list", "--json"]);

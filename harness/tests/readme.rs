@@ -18,7 +18,7 @@
 mod common;
 
 use common::guide::{Page, pages, readme};
-use common::root;
+use common::{root, scratch};
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
@@ -141,7 +141,7 @@ fn is_gate(line: &str) -> bool {
 /// Runs the commands of one page in a scratch directory of its own.
 fn run_page(page: &Page, commands: &[Shown]) {
     let name = page.path.to_string_lossy().replace(['/', '.'], "_");
-    let dir = std::env::temp_dir().join(format!("bitbench-guide-{}-{name}", std::process::id()));
+    let dir = scratch(&format!("guide-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("boards.txt"), "0x3\n0x41\n").unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_bitbench")).parent().unwrap();

@@ -51,14 +51,33 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `bitbench-{name}-{pid}` in the temporary directory: a path of this test
+/// process's own, which the caller creates and removes.
+///
+/// The process id keeps test binaries running side by side apart; `name`
+/// keeps the tests of one binary apart, as they share the process and run
+/// on parallel threads, so no two tests in a binary may share a name. A
+/// file is `scratch(name).with_extension(ext)`, so `name` has no `.`.
+pub fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("bitbench-{name}-{}", std::process::id()))
+}
+
+/// [`scratch`]`(name)` as an empty directory: whatever an earlier run of a
+/// process with the same id left there is removed first.
+pub fn fresh_scratch(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 /// Runs `bitbench` with `args` plus `--out` to a fresh temporary file, and
 /// returns the run and the results file it wrote (parsed, the file removed).
 /// Panics if the run fails.
 pub fn bench_results(args: &[&str]) -> (Output, serde_json::Value) {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path =
-        std::env::temp_dir().join(format!("bitbench-results-{}-{n}.json", std::process::id()));
+    let path = scratch(&format!("results-{n}")).with_extension("json");
     let mut all = args.to_vec();
     all.extend(["--out", path.to_str().expect("a UTF-8 temp path")]);
     let out = bitbench(&all);
