@@ -90,9 +90,7 @@
 //! made official tests 11, 8 and 12 6-9 % slower (Zen 4).
 
 use crate::lists::{Lists, SLACK};
-use crate::orient::Orbit;
 use crate::packed::{HIGH, MAX_GAME, hash, is_full, pack, zero_fields};
-use crate::stabiliser::{Full, stabiliser};
 use crate::symmetry::canonical;
 use crate::{ANSWER_MASK, Board, Solver, swarmoves};
 #[cfg(target_arch = "x86_64")]
@@ -102,8 +100,14 @@ use crate::{
     vector::{Avx2, Avx512, Lanes},
 };
 
+mod merge;
+mod orient;
+mod stabiliser;
 mod table;
 
+use merge::{Lane, Merge};
+use orient::Orbit;
+use stabiliser::{Full, stabiliser};
 use table::Table;
 
 /// The sweep over `(dice sum, dice count)` groups.
@@ -422,48 +426,6 @@ impl Groups {
             .contains(&r)
             .then(|| ((r - self.r0) * (CELLS + 1) + k) as usize)
     }
-}
-
-/// The path counts of one lane (one depth) of a merged board.
-pub(crate) trait Lane: Copy + Default + Send + 'static {
-    fn add(self, other: Self) -> Self;
-    /// `self` plus a parent lane's paths, moved to a child whose
-    /// representative is `apply(child, sym)`.
-    fn add_moved(self, parent: Self, sym: u32) -> Self;
-    /// [`Lane::add_moved`], for code compiled with AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn add_moved_avx2(self, parent: Self, sym: u32, _: Avx2) -> Self {
-        self.add_moved(parent, sym)
-    }
-}
-
-/// How the sweep merges symmetric boards into one representative, and what
-/// the paths it counts add to the answer.
-pub(crate) trait Merge {
-    type Lane: Lane;
-    /// A lane's paths, prepared once to score each board they end on.
-    type Score: Copy;
-    /// One path at the start, whose representative is `apply(start, sym)`.
-    fn root(&self, sym: u32) -> Self::Lane;
-    fn score(&self, lane: Self::Lane) -> Self::Score;
-    /// What the scored paths add to the answer when they end on `b`
-    /// (before [`Merge::finish`]).
-    fn scored(&self, score: &Self::Score, b: u32) -> u64;
-    /// [`Merge::score`], for code compiled with AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn score_avx2(&self, lane: Self::Lane, _: Avx2) -> Self::Score {
-        self.score(lane)
-    }
-    /// [`Merge::scored`], for code compiled with AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn scored_avx2(&self, score: &Self::Score, b: u32, _: Avx2) -> u64 {
-        self.scored(score, b)
-    }
-    /// The answer from the sum of the scored shares.
-    fn finish(&self, total: u64) -> u32;
 }
 
 /// Boards expanded together, so that their children are generated and
