@@ -89,13 +89,13 @@
 //! loads and stores, in place of a loop as long as the parent's lanes,
 //! made official tests 11, 8 and 12 6-9 % slower (Zen 4).
 
+use crate::dihedral::canonical;
 use crate::lists::{Lists, SLACK};
 use crate::packed::{HIGH, MAX_GAME, hash, is_full, pack, zero_fields};
-use crate::symmetry::canonical;
 use crate::{ANSWER_MASK, Board, Solver, swarmoves};
 #[cfg(target_arch = "x86_64")]
 use crate::{
-    symmetry::vector::canonical_keys,
+    dihedral::vector::canonical_keys,
     vecmoves,
     vector::{Avx2, Avx512, Lanes},
 };

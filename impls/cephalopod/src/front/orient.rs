@@ -20,8 +20,8 @@
 //! 4.88-5.26 ms against 5.07-5.29 (six alternating rounds, Zen 4).
 
 use super::merge::{Lane, Merge};
+use crate::dihedral::{INVERSE, INVERSE_SYM, then};
 use crate::packed::{WEIGHTS, get};
-use crate::symmetry::{INVERSE, INVERSE_SYM, then};
 #[cfg(target_arch = "x86_64")]
 use crate::{avx2, vector::Avx2};
 
@@ -214,8 +214,8 @@ impl Merge for Orbit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dihedral::{apply, canonical};
     use crate::packed::{hash, pack};
-    use crate::symmetry::{apply, canonical};
 
     /// A board whose 8 images differ.
     fn asymmetric() -> u32 {

@@ -12,7 +12,7 @@
 
 use super::merge::{Lane, Merge};
 use super::orient::{Orient, weighted};
-use crate::symmetry::apply;
+use crate::dihedral::apply;
 
 /// The symmetries (indices 0..8, identity first) that leave `root`
 /// unchanged.

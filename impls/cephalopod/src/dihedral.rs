@@ -1,6 +1,7 @@
-//! The 8 symmetries of the square on the spiral-packed board, and the
-//! canonical form (the smallest image) used to share cache entries between
-//! symmetric boards.
+//! The dihedral group of the square: its 8 symmetries on the spiral-packed
+//! board, and the canonical form (the smallest image) used to share cache
+//! entries between symmetric boards. The solvers that use them are the
+//! variants `sym`, `simd`, `range` and `front`.
 //!
 //! Symmetry `s` (0..8) turns the board `s & 3` quarter turns after mirroring
 //! it when `s & 4` is set. On spiral positions it maps the ring position `k`
