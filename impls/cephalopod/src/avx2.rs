@@ -121,6 +121,7 @@ mod tests {
     #[test]
     fn matches_scalar_helpers() {
         if !is_x86_feature_detected!("avx2") {
+            eprintln!("skipped: this CPU has no AVX2");
             return;
         }
         let mut x = 0x1234_5678u32;
