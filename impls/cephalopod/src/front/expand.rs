@@ -1,8 +1,9 @@
 //! The expansion of one group of the sweep: its boards taken in batches,
 //! each batch's children generated, the paths that end on them scored, and
 //! the rest added to the tables of the groups they belong to. This is the
-//! sweep's hot loop; every function here is inlined into the sweep, so
-//! that the vector copies of the sweep compile it for their instructions.
+//! sweep's hot loop: [`expand`] and the stages it is split into are
+//! `#[inline(always)]`, so that each vector copy of the sweep compiles them
+//! for its instructions, as one function.
 //!
 //! The lookups and adds wait on memory and on the branch that tells a new
 //! board from a known one, and neither prefetching nor removing the branch
@@ -124,6 +125,7 @@ struct Reach {
     /// Whether the search meets the target. A placement that fills the
     /// board ends its paths there, so its children go into no table.
     reached: [bool; 4],
+    /// The target's lane that lane 0 here moves to.
     shift: [u8; 4],
 }
 
