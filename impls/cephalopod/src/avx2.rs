@@ -8,10 +8,10 @@
 
 use core::arch::x86_64::*;
 
+use crate::dihedral::mirror;
 use crate::packed::RING_BITS;
-use crate::symmetry::mirror;
 
-/// [`crate::symmetry::canonical`] with the 8 images in one vector: lanes
+/// [`crate::dihedral::canonical`] with the 8 images in one vector: lanes
 /// 0..4 turn the board 0..4 quarter turns, lanes 4..8 its mirror image.
 ///
 /// # Safety
@@ -116,11 +116,12 @@ pub(crate) unsafe fn ring_dot(b: u32, weights: &[u32; 8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symmetry;
+    use crate::dihedral;
 
     #[test]
     fn matches_scalar_helpers() {
         if !is_x86_feature_detected!("avx2") {
+            eprintln!("skipped: this CPU has no AVX2");
             return;
         }
         let mut x = 0x1234_5678u32;
@@ -128,7 +129,7 @@ mod tests {
             x = x.wrapping_mul(0x9E37_79B9).wrapping_add(12345);
             let b = (0..9).fold(0, |b, pos| b | ((x >> (3 * pos)) % 7) << (3 * pos));
             // SAFETY: AVX2 was detected above.
-            assert_eq!(unsafe { canonical(b) }, symmetry::canonical(b), "{b:o}");
+            assert_eq!(unsafe { canonical(b) }, dihedral::canonical(b), "{b:o}");
             let value: [u32; 8] = std::array::from_fn(|u| x.rotate_left(4 * u as u32));
             let from: [u32; 8] = std::array::from_fn(|u| (x >> (3 * u)) & 7);
             let mut acc = [x; 8];

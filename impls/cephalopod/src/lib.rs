@@ -23,19 +23,20 @@ pub mod inputs;
 mod avx2;
 mod cellsums;
 mod dfs;
+mod dihedral;
 mod lists;
 mod moves;
-mod orient;
 mod packed;
-mod stabiliser;
 mod swarmoves;
-mod symmetry;
 mod table;
 #[cfg(target_arch = "x86_64")]
 mod vecmoves;
 #[cfg(target_arch = "x86_64")]
 mod vector;
 
+// Each variant of the registry in its own module, named after the variant:
+// `sym` is the symmetric-cache DFS, `simd` the same with AVX2 (the
+// symmetries themselves are in `dihedral`).
 pub mod bfs;
 pub mod front;
 pub mod memo;

@@ -76,8 +76,8 @@ mod avx2 {
     use crate::avx2;
     use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
     use crate::dfs::{self, Flavor};
+    use crate::dihedral::INVERSE;
     use crate::range;
-    use crate::symmetry::INVERSE;
 
     /// Solves with the AVX2 flavor.
     ///

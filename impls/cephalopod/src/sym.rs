@@ -6,7 +6,7 @@
 
 use crate::cellsums::{CellSums, add_spread, hash_sum, row_major};
 use crate::dfs::{self, Flavor};
-use crate::symmetry::{SOURCE, canonical};
+use crate::dihedral::{SOURCE, canonical};
 use crate::{Board, Solver};
 
 /// Explicit-stack DFS with a canonical-board cache of per-cell digit sums.

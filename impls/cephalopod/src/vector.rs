@@ -1,5 +1,5 @@
 //! Vectors of `u32` lanes, one board a lane, for the kernels that work on
-//! a batch of boards at once (`vecmoves`, `symmetry::vector`): written once
+//! a batch of boards at once (`vecmoves`, `dihedral::vector`): written once
 //! against [`Lanes`], compiled for AVX2 (8 lanes) and AVX-512 (16 lanes).
 //!
 //! A value of [`Avx2`] or [`Avx512`] exists only once its features were

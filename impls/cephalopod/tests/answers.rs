@@ -27,7 +27,17 @@ const EMPTY: [u32; 40] = [
 fn solvers() -> Vec<(&'static str, Box<dyn Solver>)> {
     variants()
         .into_iter()
-        .filter_map(|v| Some((v.name, (v.make)()?)))
+        .filter_map(|v| {
+            let solver = (v.make)();
+            if solver.is_none() {
+                let needs = v.features.join(", ");
+                eprintln!(
+                    "skipped: variant {} needs {needs}, which this CPU lacks",
+                    v.name
+                );
+            }
+            Some((v.name, solver?))
+        })
         .collect()
 }
 

@@ -7,10 +7,21 @@ use bitbench_components::{
 use petgraph::unionfind::UnionFind;
 use proptest::prelude::*;
 
-/// Every variant this CPU can run, built once.
+/// Every variant this CPU can run, built once; the others are named on
+/// stderr as skipped.
 fn available(list: Vec<Variant>) -> Vec<(&'static str, Box<dyn Labeler>)> {
     list.into_iter()
-        .filter_map(|v| (v.make)().map(|l| (v.name, l)))
+        .filter_map(|v| {
+            let labeler = (v.make)();
+            if labeler.is_none() {
+                let needs = v.features.join(", ");
+                eprintln!(
+                    "skipped: variant {} needs {needs}, which this CPU lacks",
+                    v.name
+                );
+            }
+            labeler.map(|l| (v.name, l))
+        })
         .collect()
 }
 

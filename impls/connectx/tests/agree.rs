@@ -7,6 +7,12 @@ use bitbench_connectx::{
 };
 use proptest::prelude::*;
 
+/// Says that a variant's checks were skipped: this CPU lacks its features.
+fn skipped(name: &str, features: &[&str]) {
+    let needs = features.join(", ");
+    eprintln!("skipped: variant {name} needs {needs}, which this CPU lacks");
+}
+
 /// Any configuration the crate supports, biased towards small boards.
 fn config() -> impl Strategy<Value = Config> {
     (1usize..=16, 1usize..=12)
@@ -33,7 +39,10 @@ proptest! {
         let mut expected = vec![9; batch.len()];
         oracle.winners(&batch, &mut expected);
         for v in &all[1..] {
-            let Some(kernel) = (v.make)() else { continue };
+            let Some(kernel) = (v.make)() else {
+                skipped(v.name, v.features);
+                continue;
+            };
             let mut got = vec![9; batch.len()];
             kernel.winners(&batch, &mut got);
             for (i, (g, e)) in got.iter().zip(&expected).enumerate() {

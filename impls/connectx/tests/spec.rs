@@ -7,6 +7,12 @@ use bitbench_connectx::{
     Config, MoveError, PerftInput, Position, inputs, kaggle, perft_variants, variants,
 };
 
+/// Says that a variant's checks were skipped: this CPU lacks its features.
+fn skipped(name: &str, features: &[&str]) {
+    let needs = features.join(", ");
+    eprintln!("skipped: variant {name} needs {needs}, which this CPU lacks");
+}
+
 fn standard() -> Config {
     Config::STANDARD
 }
@@ -32,7 +38,10 @@ fn max_default_depth(name: &str) -> u32 {
 fn perft_table_7x6_from_empty() {
     let empty = Position::empty(standard());
     for v in perft_variants() {
-        let Some(kernel) = (v.make)() else { continue };
+        let Some(kernel) = (v.make)() else {
+            skipped(v.name, v.features);
+            continue;
+        };
         for depth in 0..=max_default_depth(v.name) {
             assert_eq!(
                 kernel.perft(&empty, depth),
@@ -93,7 +102,10 @@ fn kaggle_5x4k3_alternating_columns_player_1_wins_on_move_5() {
         let position = Position::from_moves(config, &moves[..=i]).unwrap();
         assert_eq!(position.to_kaggle_list(), board);
         for v in variants() {
-            let Some(kernel) = (v.make)() else { continue };
+            let Some(kernel) = (v.make)() else {
+                skipped(v.name, v.features);
+                continue;
+            };
             assert_eq!(
                 kernel.winner(&position),
                 if i == 4 { 1 } else { 0 },
@@ -225,7 +237,10 @@ fn edge_cases_have_the_expected_winner() {
     };
     for (name, position) in inputs::edge_cases() {
         for v in variants() {
-            let Some(kernel) = (v.make)() else { continue };
+            let Some(kernel) = (v.make)() else {
+                skipped(v.name, v.features);
+                continue;
+            };
             assert_eq!(
                 kernel.winner(&position),
                 expected(name),

@@ -34,7 +34,7 @@
 //! whole process ran 1.4 % longer (80 alternating pairs, Zen 4). On this
 //! VM a fresh page costs its time however it is faulted in.
 
-use super::Lane;
+use super::merge::Lane;
 
 /// Where one board's lanes are.
 #[derive(Clone, Copy)]

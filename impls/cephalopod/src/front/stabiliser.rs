@@ -3,20 +3,20 @@
 //!
 //! From such a start, `σ` maps the paths to `b` one-to-one onto the paths to
 //! `σb`, so `front` can keep one board per orbit holding the orbit's total
-//! path count `T` — one `u64` a depth, where [`Orbit`](crate::orient::Orbit)
+//! path count `T` — one `u64` a depth, where [`Orbit`](super::orient::Orbit)
 //! needs 8 counts. Expanding a representative `y` and adding `T(y)` to the
 //! orbit of each child moves exactly the paths of the whole orbit, and an
 //! orbit's share of the answer is `T · Σ_σ hash(σb) / 8`: the division is
 //! exact over the integers, so the sums are kept mod 2^64 and shifted right
 //! by 3 once at the end, exact mod 2^61.
 
-use crate::front::{Lane, Merge};
-use crate::orient::{Orient, weighted};
-use crate::symmetry::apply;
+use super::merge::{Lane, Merge};
+use super::orient::{Orient, weighted};
+use crate::dihedral::apply;
 
 /// The symmetries (indices 0..8, identity first) that leave `root`
 /// unchanged.
-pub(crate) fn stabiliser(root: u32) -> Vec<u32> {
+pub(super) fn stabiliser(root: u32) -> Vec<u32> {
     (0..8).filter(|&s| apply(root, s) == root).collect()
 }
 
@@ -32,13 +32,13 @@ impl Lane for u64 {
 }
 
 /// Orbit totals under all 8 symmetries, for a start they all fix.
-pub(crate) struct Full {
+pub(super) struct Full {
     /// `Σ_σ hash(σb)` as a weighted digit sum of `b`.
     weights: [u64; 9],
 }
 
 impl Full {
-    pub(crate) fn new() -> Full {
+    pub(super) fn new() -> Full {
         Full {
             weights: Orient([1; 8]).weights(),
         }

@@ -19,23 +19,23 @@
 //! process with `u64` weights, 57.1 M with these, and its solve in process
 //! 4.88-5.26 ms against 5.07-5.29 (six alternating rounds, Zen 4).
 
-use crate::front::{Lane, Merge};
+use super::merge::{Lane, Merge};
+use crate::dihedral::{INVERSE, INVERSE_SYM, then};
 use crate::packed::{WEIGHTS, get};
-use crate::symmetry::{INVERSE, INVERSE_SYM, then};
 #[cfg(target_arch = "x86_64")]
 use crate::{avx2, vector::Avx2};
 
 /// Paths per orientation: `0[t]` reach `apply(board, t)` of the canonical
 /// board the lane belongs to (mod 2^32: the answer is mod 2^30).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub(crate) struct Orient(pub(crate) [u32; 8]);
+pub(super) struct Orient(pub(super) [u32; 8]);
 
 impl Orient {
     /// Per spiral position, the weight of its digit in
     /// `Σ_t cnt[t] · hash(apply(b, t))` ([`ROWS`]); the centre stays. Exact
     /// in `u64`s, for orbit totals (`stabiliser`); the sweep's
     /// [`Orbit`] scores with [`Weights`].
-    pub(crate) fn weights(self) -> [u64; 9] {
+    pub(super) fn weights(self) -> [u64; 9] {
         let mut v = [0u64; 9];
         for (&n, row) in self.0.iter().zip(&ROWS) {
             let n = u64::from(n);
@@ -53,7 +53,7 @@ impl Orient {
 /// and the centre's ([`Orient::weights`] in `u32`s, whose wrapping sums are
 /// exact mod 2^30).
 #[derive(Clone, Copy)]
-pub(crate) struct Weights {
+pub(super) struct Weights {
     ring: [u32; 8],
     centre: u32,
 }
@@ -119,7 +119,7 @@ impl Weights {
 
 /// The weighted digit sum of the packed board `b`.
 #[inline(always)]
-pub(crate) fn weighted(weights: &[u64; 9], b: u32) -> u64 {
+pub(super) fn weighted(weights: &[u64; 9], b: u32) -> u64 {
     weights.iter().enumerate().fold(0u64, |sum, (pos, &w)| {
         sum.wrapping_add(u64::from(b >> (3 * pos) & 7).wrapping_mul(w))
     })
@@ -178,7 +178,7 @@ impl Lane for Orient {
 
 /// All 8 symmetries, the orientation kept in the lanes: how `front` merges
 /// boards from a start that not every symmetry fixes.
-pub(crate) struct Orbit;
+pub(super) struct Orbit;
 
 impl Merge for Orbit {
     type Lane = Orient;
@@ -214,8 +214,8 @@ impl Merge for Orbit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dihedral::{apply, canonical};
     use crate::packed::{hash, pack};
-    use crate::symmetry::{apply, canonical};
 
     /// A board whose 8 images differ.
     fn asymmetric() -> u32 {
