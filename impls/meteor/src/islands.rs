@@ -406,7 +406,7 @@ impl Solver for Islands {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::Rng;
+    use crate::rng::Rng;
 
     /// Boards whose rows above a random cell are covered and whose cells
     /// from there on are covered at random, as the search meets them.

@@ -17,6 +17,7 @@ mod endgame;
 mod islands;
 mod naive;
 mod parallel;
+mod rng;
 mod search;
 mod symmetric;
 
