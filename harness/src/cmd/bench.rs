@@ -204,7 +204,7 @@ fn ensure_writable(path: &Path) -> Result<(), Error> {
 /// Prints time per element (median ± MAD) and speedup over `baseline` (by
 /// default the oracle), one row per input set and one column per variant,
 /// then a row per total ([`DynWorkload::totals`]) whose member sets were
-/// all measured.
+/// all measured; then the counters and the records that are no timing.
 pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&str>) {
     let all: Vec<&Record> = records.iter().collect();
     let (variants, mut sets) = crate::grid::axes(w, &all);
@@ -222,117 +222,176 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
         })
         .collect();
     sets.extend(totals.iter().map(|(name, _)| name.as_str()));
-    let time = |variant: &str, set: &str| time_record(records.iter().chain(&summed), variant, set);
-    let unit = records
-        .iter()
-        .find(|r| r.metric == Metric::Time)
-        .map_or("ns", |r| r.unit.as_str());
-    let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
-    let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(16);
+    let grids = Grids {
+        w,
+        records,
+        summed: &summed,
+        totals: &totals,
+        variants: &variants,
+        sets: &sets,
+    };
+    grids.print_times();
+    grids.print_speedups(baseline);
+    print_counters(w, records, &variants, &sets);
+    print_problems(records);
+    outln!();
+}
 
-    let title = format!(
-        "{}: time per element ({unit}, median and 95% interval)",
-        w.name()
-    );
-    let element = w.unit_singular();
-    crate::grid::print_grid(&title, &sets, &variants, 16, |v, set| match time(v, set) {
-        Some(r) if r.status == Status::Ok && summed.contains(r) => {
-            crate::grid::time(r.median, element)
-        }
-        Some(r) if r.status == Status::Ok => crate::grid::with_interval(r, element),
-        Some(r) if r.status == Status::Error => "WRONG".to_owned(),
-        Some(r) if r.status == Status::Crashed => "CRASHED".to_owned(),
-        Some(r) if r.status == Status::Hung => "HUNG".to_owned(),
-        Some(_) => "skipped".to_owned(),
-        None => "-".to_owned(),
-    });
-    let ok_time = |v: &str, set: &str| {
-        time(v, set)
-            .filter(|r| r.status == Status::Ok)
-            .map(|r| r.median)
-    };
-    let (base, title) = match baseline {
-        Some(base) => (
-            base,
-            format!("{}: speedup over {base} (95% interval)", w.name()),
-        ),
-        None => {
-            let oracle = Some(w.oracle());
-            let Some(reference) =
-                reports::speedup_reference(oracle, &variants, &sets, |v, set| ok_time(v, set))
-            else {
-                return;
-            };
-            let title = format!("{}: speedup over {reference}; 95% interval", w.name());
-            (reference.variant, title)
-        }
-    };
-    crate::grid::print_grid(&title, &sets, &variants, 16, |v, set| {
-        match (ok_time(base, set), ok_time(v, set)) {
-            (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
-            (Some(b), Some(t)) if t > 0.0 => {
-                let seed = interval::seed_of(&[w.name(), base, v, set]);
-                // A total's rows are the member sets' records.
-                let members = totals
-                    .iter()
-                    .find(|(name, _)| name == set)
-                    .map_or_else(|| vec![set.to_owned()], |(_, m)| m.clone());
-                let rounds = |variant: &str| -> Option<Vec<&[Vec<f64>]>> {
-                    members
-                        .iter()
-                        .map(|m| time_record(records, variant, m).map(|r| r.rounds.as_slice()))
-                        .collect()
-                };
-                match rounds(base)
-                    .zip(rounds(v))
-                    .and_then(|(b, t)| interval::sum_ratio_interval(&b, &t, seed))
-                {
-                    Some(i) => format!("{:.1}× ({:.2}–{:.2})", b / t, i.low, i.high),
-                    None => format!("{:.1}×", b / t),
-                }
-            }
-            _ => "-".to_owned(),
-        }
-    });
-    if let Some(hint) = baseline_hint(base, &variants, &sets, &time) {
-        outln!("{hint}");
+/// What the time and speedup grids of one workload are drawn from.
+struct Grids<'a> {
+    w: &'a dyn DynWorkload,
+    records: &'a [Record],
+    /// The totals' records, summed from their members'.
+    summed: &'a [Record],
+    /// Each total and its member sets.
+    totals: &'a [(String, Vec<String>)],
+    variants: &'a [&'static str],
+    /// The input sets, then the totals.
+    sets: &'a [&'a str],
+}
+
+impl Grids<'_> {
+    /// The time record of a cell, a total's included.
+    fn time(&self, variant: &str, set: &str) -> Option<&Record> {
+        time_record(self.records.iter().chain(self.summed), variant, set)
     }
 
+    /// A cell's median time, when it was measured.
+    fn ok_time(&self, variant: &str, set: &str) -> Option<f64> {
+        self.time(variant, set)
+            .filter(|r| r.status == Status::Ok)
+            .map(|r| r.median)
+    }
+
+    /// Time per element, median and 95 % interval; what a record that is
+    /// no timing was.
+    fn print_times(&self) {
+        let unit = self
+            .records
+            .iter()
+            .find(|r| r.metric == Metric::Time)
+            .map_or("ns", |r| r.unit.as_str());
+        let title = format!(
+            "{}: time per element ({unit}, median and 95% interval)",
+            self.w.name()
+        );
+        let element = self.w.unit_singular();
+        crate::grid::print_grid(&title, self.sets, self.variants, 16, |v, set| {
+            match self.time(v, set) {
+                Some(r) if r.status == Status::Ok && self.summed.contains(r) => {
+                    crate::grid::time(r.median, element)
+                }
+                Some(r) if r.status == Status::Ok => crate::grid::with_interval(r, element),
+                Some(r) if r.status == Status::Error => "WRONG".to_owned(),
+                Some(r) if r.status == Status::Crashed => "CRASHED".to_owned(),
+                Some(r) if r.status == Status::Hung => "HUNG".to_owned(),
+                Some(_) => "skipped".to_owned(),
+                None => "-".to_owned(),
+            }
+        });
+    }
+
+    /// Speedups over `baseline`, or the oracle (else the reference
+    /// `reports` picks), with their bootstrapped 95 % intervals; a hint
+    /// under them when the baseline misses rows.
+    fn print_speedups(&self, baseline: Option<&str>) {
+        let name = self.w.name();
+        let (base, title) = match baseline {
+            Some(base) => (base, format!("{name}: speedup over {base} (95% interval)")),
+            None => {
+                let oracle = Some(self.w.oracle());
+                let Some(reference) =
+                    reports::speedup_reference(oracle, self.variants, self.sets, |v, set| {
+                        self.ok_time(v, set)
+                    })
+                else {
+                    return;
+                };
+                let title = format!("{name}: speedup over {reference}; 95% interval");
+                (reference.variant, title)
+            }
+        };
+        crate::grid::print_grid(&title, self.sets, self.variants, 16, |v, set| {
+            match (self.ok_time(base, set), self.ok_time(v, set)) {
+                (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
+                (Some(b), Some(t)) if t > 0.0 => match self.speedup_interval(base, v, set) {
+                    Some(i) => format!("{:.1}× ({:.2}–{:.2})", b / t, i.low, i.high),
+                    None => format!("{:.1}×", b / t),
+                },
+                _ => "-".to_owned(),
+            }
+        });
+        let time = |v: &str, set: &str| self.time(v, set);
+        if let Some(hint) = baseline_hint(base, self.variants, self.sets, &time) {
+            outln!("{hint}");
+        }
+    }
+
+    /// The 95 % interval of `variant`'s speedup over `base` on `set`,
+    /// bootstrapped from their rounds (a total's from its members').
+    fn speedup_interval(&self, base: &str, variant: &str, set: &str) -> Option<interval::Interval> {
+        let seed = interval::seed_of(&[self.w.name(), base, variant, set]);
+        let members = self
+            .totals
+            .iter()
+            .find(|(name, _)| name == set)
+            .map_or_else(|| vec![set.to_owned()], |(_, m)| m.clone());
+        let rounds = |variant: &str| -> Option<Vec<&[Vec<f64>]>> {
+            members
+                .iter()
+                .map(|m| time_record(self.records, variant, m).map(|r| r.rounds.as_slice()))
+                .collect()
+        };
+        let (b, t) = rounds(base).zip(rounds(variant))?;
+        interval::sum_ratio_interval(&b, &t, seed)
+    }
+}
+
+/// The workload's counters (search nodes and the like), one a line.
+fn print_counters(w: &dyn DynWorkload, records: &[Record], variants: &[&str], sets: &[&str]) {
     let counters: Vec<&Record> = records
         .iter()
         .filter(|r| r.metric == Metric::Counter)
         .collect();
-    if !counters.is_empty() {
-        outln!("\n{}: counters", w.name());
-        for r in counters {
-            outln!(
-                "  {:<col$} {:<set_width$} {:>14.0} {}",
-                r.variant,
-                r.input_set,
-                r.median,
-                r.unit
-            );
-        }
+    if counters.is_empty() {
+        return;
     }
+    let set_width = sets.iter().map(|s| s.len()).max().unwrap_or(0).max(9);
+    let col = variants.iter().map(|v| v.len()).max().unwrap_or(0).max(16);
+    outln!("\n{}: counters", w.name());
+    for r in counters {
+        outln!(
+            "  {:<col$} {:<set_width$} {:>14.0} {}",
+            r.variant,
+            r.input_set,
+            r.median,
+            r.unit
+        );
+    }
+}
+
+/// The records that are no timing (wrong, crashed, hung, skipped), each
+/// with its reason.
+fn print_problems(records: &[Record]) {
     let problems: Vec<&Record> = records.iter().filter(|r| r.status != Status::Ok).collect();
-    if !problems.is_empty() {
-        outln!();
-        for r in problems {
-            let kind = match r.status {
-                Status::Error => "ERROR",
-                Status::Crashed => "CRASHED",
-                Status::Hung => "HUNG",
-                _ => "skipped",
-            };
-            outln!(
-                "  {kind}: {} on {}: {}",
-                r.variant,
-                r.input_set,
-                r.reason.as_deref().unwrap_or("")
-            );
-        }
+    if problems.is_empty() {
+        return;
     }
     outln!();
+    for r in problems {
+        let kind = match r.status {
+            Status::Error => "ERROR",
+            Status::Crashed => "CRASHED",
+            Status::Hung => "HUNG",
+            _ => "skipped",
+        };
+        outln!(
+            "  {kind}: {} on {}: {}",
+            r.variant,
+            r.input_set,
+            r.reason.as_deref().unwrap_or("")
+        );
+    }
 }
 
 /// A line under the speedup table when `base` has no time on some sets that

@@ -120,27 +120,9 @@ pub fn measure(
     for level in &options.levels {
         if let Some(reason) = levels::cannot_run(level) {
             eprintln!("matrix: skipping {level}: {reason}");
-            let reason = format!("level {level} not run: {reason}");
-            merged.records.extend(skipped(
-                workloads,
-                level,
-                Metric::Time,
-                !options.full,
-                &reason,
-            ));
-            if options.count {
-                let reason = match levels::not_countable(level) {
-                    Some(no) => format!("{no} (and {reason})"),
-                    None => reason,
-                };
-                merged.records.extend(skipped(
-                    workloads,
-                    level,
-                    Metric::Instructions,
-                    true,
-                    &reason,
-                ));
-            }
+            merged
+                .records
+                .extend(level_not_run(workloads, level, options, reason));
             continue;
         }
         eprintln!("matrix: {level}: building");
@@ -189,6 +171,32 @@ pub fn measure(
         ));
     }
     Ok((path, merged))
+}
+
+/// The records of a level this machine cannot run, each saying why: its
+/// times, and its counts when asked for.
+fn level_not_run(
+    workloads: &[&dyn DynWorkload],
+    level: &str,
+    options: &MatrixOptions,
+    reason: String,
+) -> Vec<Record> {
+    let reason = format!("level {level} not run: {reason}");
+    let mut records = skipped(workloads, level, Metric::Time, !options.full, &reason);
+    if options.count {
+        let reason = match levels::not_countable(level) {
+            Some(no) => format!("{no} (and {reason})"),
+            None => reason,
+        };
+        records.extend(skipped(
+            workloads,
+            level,
+            Metric::Instructions,
+            true,
+            &reason,
+        ));
+    }
+    records
 }
 
 /// Why instruction counts cannot be taken, if they cannot.

@@ -80,7 +80,7 @@ mod tests {
     #[test]
     fn zero_negative_and_words_are_refused() {
         for bad in ["0", "-1", "ten", "inf"] {
-            let e = parsed(&["--timeout", bad]).unwrap_err();
+            let e = parsed(&[&format!("--timeout={bad}")]).unwrap_err();
             assert!(e.contains("is not a number of seconds above 0"), "{e}");
         }
     }
