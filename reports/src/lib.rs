@@ -18,7 +18,6 @@ mod flamegraphs;
 mod font;
 pub mod history;
 pub mod interval;
-mod migrate;
 pub mod numbers;
 mod page;
 mod palette;
