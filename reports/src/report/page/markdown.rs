@@ -9,8 +9,9 @@ use crate::dataset::Source;
 use crate::markup::cell;
 use crate::plan::LevelTable;
 use crate::report::doubts::Doubt;
+use crate::report::flamegraphs::FlameGraphFile;
 use crate::report::summary::SummaryRow;
-use crate::report::{ChartFile, FlameGraphFile};
+use crate::report::written::ChartFile;
 use crate::results::Record;
 use std::fmt::Write;
 
