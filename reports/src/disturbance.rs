@@ -8,7 +8,8 @@
 //! left may still be noisy: the host's other tenants leave no trace in
 //! the machine, only in the spread of the samples. Both concerns are
 //! judged here, once, so that `bench`, `ab`, `compare` and `report` warn
-//! about the same records for the same reasons.
+//! about the same records for the same reasons. The counts themselves,
+//! [`Disturbance`], are a record's field and belong to the results schema.
 //!
 //! How uncertain a record may be depends on what its figure is for
 //! ([`Purpose`]): a quick run's speedup table ranks variants, a full run
@@ -17,31 +18,10 @@
 //! its records are for, and the line names the few furthest from holding.
 
 use crate::compare::default_threshold;
+pub use crate::results::Disturbance;
 use crate::results::{Metric, Record, Status};
-use serde::{Deserialize, Serialize};
-
-/// How many of a record's samples were set aside as disturbed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Disturbance {
-    /// Samples taken (for `ab`, pairs), kept or set aside.
-    pub taken: u32,
-    /// Of those, set aside: the thread lost time to something else during
-    /// the sample (its wall time well past its CPU time; where it also
-    /// waited of its own accord, any preemption).
-    pub set_aside: u32,
-    /// How samples were watched: `rusage` (the measuring thread's context
-    /// switches from `getrusage` and its CPU clock), `proc` (context
-    /// switches only, read by the parent from `/proc` for a build that
-    /// reports none itself) or `none` (not watched: every sample kept).
-    pub probe: String,
-}
 
 impl Disturbance {
-    /// The share of samples set aside, 0 to 1.
-    pub fn share(&self) -> f64 {
-        f64::from(self.set_aside) / f64::from(self.taken.max(1))
-    }
-
     /// `12 of 80 samples disturbed` (for `ab`, `pairs`) when the share
     /// set aside reaches [`SHARE_LIMIT`].
     pub fn too_busy(&self, what: &str) -> Option<String> {

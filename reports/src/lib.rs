@@ -14,13 +14,11 @@ pub mod compare;
 mod dataset;
 pub mod disturbance;
 pub mod export;
-mod flamegraphs;
 mod font;
 pub mod history;
 pub mod interval;
-mod migrate;
+mod markup;
 pub mod numbers;
-mod page;
 mod palette;
 mod plan;
 pub mod profile;
@@ -30,9 +28,8 @@ pub mod results;
 mod scale;
 
 pub use dataset::Source;
-pub use flamegraphs::FlameGraphFile;
 pub use reference::{Reference, Rule, speedup_reference};
-pub use report::{ChartFile, Report, ReportError, ReportOptions, render, summary};
+pub use report::{ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, summary};
 pub use results::{
     Build, Disturbance, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError,
     ResultsFile, SCHEMA, Status,

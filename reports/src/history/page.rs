@@ -6,8 +6,8 @@
 use super::series::{Commit, StepRow};
 use super::{HistoryOptions, HistoryReport};
 use crate::compare::Format;
+use crate::markup::{cell, esc};
 use crate::numbers::sig3;
-use crate::page::{cell, esc};
 use std::fmt::Write;
 
 /// A step's record, e.g. `components swar density:0.5 time (x86-64-v3)`.

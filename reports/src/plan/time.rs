@@ -7,7 +7,7 @@ use super::{
 };
 use crate::chart::bars::{Bar, BarChart};
 use crate::dataset::WorkloadView;
-use crate::reference::{Rule, speedup_reference};
+use crate::reference::{Reference, Rule, speedup_reference};
 use crate::results::Metric;
 use crate::scale::{geomean, time_unit};
 
@@ -18,11 +18,10 @@ pub(super) fn charts(
     sets: &[&str],
     notes: &mut Vec<String>,
 ) -> Vec<PlannedChart> {
-    let w = &view.title;
-    let el = element(view);
     if sets.len() > MAX_SETS {
         notes.push(format!(
-            "{w}: {} input sets; bar charts show the first {MAX_SETS} ({} left out)",
+            "{}: {} input sets; bar charts show the first {MAX_SETS} ({} left out)",
+            view.title,
             sets.len(),
             sets[MAX_SETS..].join(", ")
         ));
@@ -33,31 +32,51 @@ pub(super) fn charts(
         .filter_map(|e| ns(e.record))
         .collect();
     let typical = geomean(headline_ns.iter().copied()).unwrap_or(1.0);
-    let mut out = Vec::new();
+    let mut out = vec![throughput(view, sets, typical), time(view, sets, typical)];
+    out.extend(speedup(view, sets, notes));
+    out
+}
 
+/// Throughput bars, in the rate unit that suits the `typical` time per
+/// element (ns).
+fn throughput(view: &WorkloadView<'_>, sets: &[&str], typical: f64) -> PlannedChart {
+    let w = &view.title;
+    let el = element(view);
     let rate = Throughput::new(view, typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
         Some(bar(r, time_estimate(r, |t| rate.of(t))))
     });
     let title = format!("{w}: throughput by variant");
-    out.push(PlannedChart {
+    PlannedChart {
         stem: format!("{}-throughput", slug(w)),
         title: title.clone(),
-        caption: format!("Throughput in {} (from the median time per {el}; whiskers from its 95% interval, or min–max where too few samples); higher is better.", rate.words()),
+        caption: format!(
+            "Throughput in {} (from the median time per {el}; whiskers from its 95% interval, or min–max where too few samples); higher is better.",
+            rate.words()
+        ),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: format!("{}; whiskers: 95% interval (min–max if too few samples); higher is better", rate.unit()),
+            subtitle: format!(
+                "{}; whiskers: 95% interval (min–max if too few samples); higher is better",
+                rate.unit()
+            ),
             y_title: format!("throughput ({})", rate.unit()),
             ..chart
         }),
-    });
+    }
+}
 
+/// Time-per-element bars, in the time unit that suits the `typical` time
+/// per element (ns).
+fn time(view: &WorkloadView<'_>, sets: &[&str], typical: f64) -> PlannedChart {
+    let w = &view.title;
+    let el = element(view);
     let unit = time_unit(typical);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
         Some(bar(r, time_estimate(r, |t| t / unit.ns)))
     });
     let title = format!("{w}: time per {el}");
-    out.push(PlannedChart {
+    PlannedChart {
         stem: format!("{}-time", slug(w)),
         title: title.clone(),
         caption: format!(
@@ -66,31 +85,80 @@ pub(super) fn charts(
         ),
         figure: Planned::Bars(BarChart {
             title,
-            subtitle: "median, whiskers: 95% interval (min–max if too few samples); lower is better".into(),
+            subtitle:
+                "median, whiskers: 95% interval (min–max if too few samples); lower is better"
+                    .into(),
             y_title: format!("time ({}/{el})", unit.symbol),
             ..chart
         }),
-    });
+    }
+}
 
+/// Speedup bars over the speedup reference, if the view has one; pushes
+/// to `notes` the sets where the reference has no time to divide by.
+fn speedup(
+    view: &WorkloadView<'_>,
+    sets: &[&str],
+    notes: &mut Vec<String>,
+) -> Option<PlannedChart> {
+    let w = &view.title;
     let timed = view.groups_with(|r| r.metric == Metric::Time);
-    let naming = view.naming(&timed);
     let rows: Vec<(&str, usize)> = sets
         .iter()
         .flat_map(|s| timed.iter().map(move |&g| (*s, g)))
         .collect();
     let variants: Vec<&str> = view.variants.iter().map(String::as_str).collect();
-    let Some(reference) = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| {
+    let reference = speedup_reference(view.oracle(), &variants, &rows, |v, &(s, g)| {
         view.find(v, s, g, Metric::Time).and_then(ns)
-    }) else {
-        return out;
-    };
+    })?;
     let oracle = reference.variant.to_owned();
-    // The sets without an oracle time, listed once per reason and group
-    // (the oracle skips every deep test for the same reason).
+    notes.extend(no_reference_note(view, sets, &timed, &reference));
+    let chart = bars(view, sets, Metric::Time, |r, g, s| {
+        let base = view
+            .find(&oracle, s, g, Metric::Time)
+            .filter(|b| ns(b).is_some());
+        Some(match (ns(r), base) {
+            (Some(_), Some(base)) => bar(r, speedup_estimate(view, base, r)),
+            (None, _) => missing(r),
+            (Some(_), None) => Bar::Missing("no oracle"),
+        })
+    });
+    let title = format!("{w}: speedup over {reference}");
+    Some(PlannedChart {
+        stem: format!("{}-speedup", slug(w)),
+        title: title.clone(),
+        caption: format!(
+            "Speedup over `{reference}` on the same input set and build (its time ÷ variant time; whiskers: 95% interval where both have enough samples); the line marks 1×, higher is better."
+        ),
+        figure: Planned::Bars(BarChart {
+            title,
+            subtitle: format!(
+                "{oracle} time ÷ variant time, same input set and build; line at 1× = {oracle}"
+            ),
+            y_title: "speedup (×)".into(),
+            value_suffix: "×",
+            reference: Some(1.0),
+            ..chart
+        }),
+    })
+}
+
+/// The note naming the sets (of the `timed` groups) that some variant
+/// ran but the `reference` has no time for, listed once per reason and
+/// group (the oracle skips every deep test for the same reason); `None`
+/// when it has a time wherever another variant has.
+fn no_reference_note(
+    view: &WorkloadView<'_>,
+    sets: &[&str],
+    timed: &[usize],
+    reference: &Reference<'_>,
+) -> Option<String> {
+    let oracle = reference.variant;
+    let naming = view.naming(timed);
     let mut no_oracle: Vec<(String, String, Vec<&str>)> = Vec::new();
     for s in sets {
-        for &g in &timed {
-            let base = view.find(&oracle, s, g, Metric::Time);
+        for &g in timed {
+            let base = view.find(oracle, s, g, Metric::Time);
             if base.and_then(ns).is_none()
                 && view
                     .metric(Metric::Time)
@@ -110,43 +178,20 @@ pub(super) fn charts(
             }
         }
     }
-    if !no_oracle.is_empty() {
-        let parts: Vec<String> = no_oracle
-            .iter()
-            .map(|(why, group, listed)| format!("{} ({group}): {why}", listed.join(", ")))
-            .collect();
-        notes.push(format!(
-            "{w}: no speedup where the {} `{oracle}` has no timing: {}",
-            match reference.rule {
-                Rule::Oracle => "oracle",
-                Rule::Slowest { .. } => "reference",
-            },
-            parts.join("; ")
-        ));
+    if no_oracle.is_empty() {
+        return None;
     }
-    let chart = bars(view, sets, Metric::Time, |r, g, s| {
-        let base = view
-            .find(&oracle, s, g, Metric::Time)
-            .filter(|b| ns(b).is_some());
-        Some(match (ns(r), base) {
-            (Some(_), Some(base)) => bar(r, speedup_estimate(view, base, r)),
-            (None, _) => missing(r),
-            (Some(_), None) => Bar::Missing("no oracle"),
-        })
-    });
-    let title = format!("{w}: speedup over {reference}");
-    out.push(PlannedChart {
-        stem: format!("{}-speedup", slug(w)),
-        title: title.clone(),
-        caption: format!("Speedup over `{reference}` on the same input set and build (its time ÷ variant time; whiskers: 95% interval where both have enough samples); the line marks 1×, higher is better."),
-        figure: Planned::Bars(BarChart {
-            title,
-            subtitle: format!("{oracle} time ÷ variant time, same input set and build; line at 1× = {oracle}"),
-            y_title: "speedup (×)".into(),
-            value_suffix: "×",
-            reference: Some(1.0),
-            ..chart
-        }),
-    });
-    out
+    let parts: Vec<String> = no_oracle
+        .iter()
+        .map(|(why, group, listed)| format!("{} ({group}): {why}", listed.join(", ")))
+        .collect();
+    Some(format!(
+        "{}: no speedup where the {} `{oracle}` has no timing: {}",
+        view.title,
+        match reference.rule {
+            Rule::Oracle => "oracle",
+            Rule::Slowest { .. } => "reference",
+        },
+        parts.join("; ")
+    ))
 }

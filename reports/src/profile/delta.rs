@@ -10,7 +10,7 @@
 
 use super::callgrind::{Profile, SourceLine};
 use super::measure::{Measure, MetricError};
-use super::table::short_path;
+use super::symbol::short_path;
 use crate::Metric;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -193,7 +193,6 @@ impl<'a> Side<'a> {
             .map_or(0, |f| f.inclusive(&self.measure))
     }
 
-    /// The function's cost per source line.
     /// The function's cost per source line, keyed by the path from its
     /// crate on: two builds of one commit from different checkouts (as
     /// `ab` exports them) name the same line by different absolute paths.

@@ -1,10 +1,13 @@
-//! A function's identity across profiles and builds.
+//! A function's and a source file's identity across profiles and builds.
 //!
 //! Two builds of one kernel name the same function differently: Rust's
 //! symbol hash (`::h0123…`) changes with any edit, and callgrind names each
 //! recursion level apart (`walk`, `walk'2`). Comparing two profiles needs
 //! one name per function, so both are removed here; the crate path is kept,
-//! since it tells a kernel's code from the standard library's.
+//! since it tells a kernel's code from the standard library's. Source files
+//! likewise: two checkouts of one commit name a file by different absolute
+//! paths, so a file is its path from its crate on, which is also the
+//! shortest path a reader recognises.
 
 /// The identity of the function callgrind names `raw`: demangled if still
 /// mangled, without the recursion suffix or the Rust hash.
@@ -45,9 +48,28 @@ fn without_hash(name: &str) -> &str {
     }
 }
 
+/// A source path from its crate on: the directory holding the last `src`
+/// component and what follows (`components/src/swar.rs`, `core/src/num/
+/// uint_macros.rs` for the standard library, `flate2-1.1.11/src/lib.rs`
+/// for a registry crate), else its last two components.
+pub(super) fn short_path(file: &str) -> String {
+    let parts: Vec<&str> = file
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let start = match parts.iter().rposition(|p| *p == "src") {
+        Some(src) if src > 0 => src - 1,
+        _ => parts.len().saturating_sub(2),
+    };
+    match parts[start..].join("/") {
+        short if short.is_empty() => file.to_owned(),
+        short => short,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::identity;
+    use super::{identity, short_path};
 
     #[test]
     fn recursion_levels_and_hashes_are_one_function() {
@@ -89,6 +111,28 @@ mod tests {
             "x'",
         ] {
             assert_eq!(identity(name), name);
+        }
+    }
+
+    #[test]
+    fn paths_are_shortened_from_their_crate_on() {
+        for (path, short) in [
+            (
+                "/work/main/impls/components/src/swar.rs",
+                "components/src/swar.rs",
+            ),
+            (
+                "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/num/uint_macros.rs",
+                "core/src/num/uint_macros.rs",
+            ),
+            (
+                "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/flate2-1.1.11/src/lib.rs",
+                "flate2-1.1.11/src/lib.rs",
+            ),
+            ("./csu/../csu/libc-start.c", "csu/libc-start.c"),
+            ("???", "???"),
+        ] {
+            assert_eq!(short_path(path), short);
         }
     }
 }

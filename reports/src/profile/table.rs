@@ -7,6 +7,7 @@
 //! and Markdown (never in JSON), so that rows stay one line.
 
 use super::delta::{Change, Delta, Rest};
+use super::symbol::short_path;
 use crate::compare::Format;
 use crate::numbers::sig3;
 use std::fmt::Write;
@@ -191,25 +192,6 @@ fn shorten(name: &str) -> String {
     format!("{head}…{tail}")
 }
 
-/// A source path from its crate on: the directory holding the last `src`
-/// component and what follows (`components/src/swar.rs`, `core/src/num/
-/// uint_macros.rs` for the standard library, `flate2-1.1.11/src/lib.rs`
-/// for a registry crate), else its last two components.
-pub(super) fn short_path(file: &str) -> String {
-    let parts: Vec<&str> = file
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    let start = match parts.iter().rposition(|p| *p == "src") {
-        Some(src) if src > 0 => src - 1,
-        _ => parts.len().saturating_sub(2),
-    };
-    match parts[start..].join("/") {
-        short if short.is_empty() => file.to_owned(),
-        short => short,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,31 +283,13 @@ mod tests {
     }
 
     #[test]
-    fn names_and_paths_are_shortened_for_reading() {
+    fn names_are_shortened_for_reading() {
         let long = "<bitbench::builtin::components::Batch as bitbench::workload::Solve<components::Board,components::Components>>::solve_batch";
         let short = shorten(long);
         assert_eq!(short.chars().count(), NAME_WIDTH);
         assert!(short.starts_with("<bitbench::builtin") && short.ends_with(">>::solve_batch"));
         assert!(short.contains('…'));
         assert_eq!(shorten("a::b"), "a::b");
-        for (path, short) in [
-            (
-                "/work/main/impls/components/src/swar.rs",
-                "components/src/swar.rs",
-            ),
-            (
-                "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/num/uint_macros.rs",
-                "core/src/num/uint_macros.rs",
-            ),
-            (
-                "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/flate2-1.1.11/src/lib.rs",
-                "flate2-1.1.11/src/lib.rs",
-            ),
-            ("./csu/../csu/libc-start.c", "csu/libc-start.c"),
-            ("???", "???"),
-        ] {
-            assert_eq!(short_path(path), short);
-        }
     }
 
     #[test]

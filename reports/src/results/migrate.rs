@@ -4,7 +4,7 @@
 //! bitbench reads every schema an older one wrote. Each step fills what
 //! the newer schema records from what the older file implied.
 
-use crate::results::{Machine, Parameter, Record, ResultsFile, SCHEMA, Status};
+use super::schema::{Machine, Parameter, Record, ResultsFile, SCHEMA, Status};
 
 /// Migrates `file` in place, one schema step at a time.
 pub(crate) fn to_current(file: &mut ResultsFile) {

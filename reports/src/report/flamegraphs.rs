@@ -7,10 +7,10 @@
 //! or unreadable costs its record the graph, said in one skipped line,
 //! never the report.
 
+use super::error::ReportError;
 use crate::dataset::Source;
 use crate::plan::slug;
 use crate::profile::{Flame, Profile, flamegraph_svg};
-use crate::report::ReportError;
 use crate::results::{Metric, Status};
 use std::path::Path;
 

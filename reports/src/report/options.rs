@@ -1,0 +1,19 @@
+//! What a report is asked for: the caller's side of [`render`](super::render).
+
+use crate::disturbance::Purpose;
+
+/// What the report is for, beyond the results themselves.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// The command that produced the report, shown on the pages.
+    pub command: String,
+    /// Workloads the caller knows about; absent ones are reported as skipped.
+    pub expected_workloads: Vec<String>,
+    /// `Some(root)`: draw a flame graph of every counted instruction record
+    /// that kept its callgrind profile, its stacks rooted at the functions
+    /// named like `root` (see [`Flame::root`](crate::profile::Flame::root)).
+    pub flamegraphs: Option<String>,
+    /// What the time records are for, which sets how uncertain one may be
+    /// before the pages mark it (by default, figures to gate against).
+    pub purpose: Purpose,
+}

@@ -1,0 +1,158 @@
+//! What both pages show, and the words they share: the lines naming a
+//! run's machine and build, the level tables' sentences and cells, and the
+//! warning that opens a page whose records may not hold. Each page wraps
+//! them in its own markup.
+
+use crate::dataset::Source;
+use crate::disturbance::Limits;
+use crate::numbers;
+use crate::plan::{LevelCell, LevelTable, ns};
+use crate::report::doubts::Doubt;
+use crate::report::options::ReportOptions;
+use crate::report::summary::SummaryRow;
+use crate::report::written::Report;
+use crate::results::Record;
+use std::fmt::Write;
+
+/// Everything the two pages show.
+pub(crate) struct Contents<'a> {
+    pub sources: &'a [Source],
+    pub report: &'a Report,
+    pub summary: &'a [SummaryRow],
+    pub levels: &'a [LevelTable],
+    pub not_measured: &'a [(String, &'a Record)],
+    /// The time records that may not hold.
+    pub doubts: &'a [Doubt<'a>],
+    pub options: &'a ReportOptions,
+}
+
+/// The mark of a record (or a workload's row) that may not hold.
+pub(super) const MARK: &str = "⚠";
+
+/// The heading of the list of records that may not hold.
+pub(super) const DOUBTS: &str = "Records that may not hold";
+
+/// Most not-measured records listed individually on a page.
+pub(super) const MAX_LISTED: usize = 60;
+
+/// What the flame graphs section says its graphs show.
+pub(super) const FLAMEGRAPHS: &str = "Where each counted record spends its instructions, \
+     from its callgrind profile of one batch: a frame is as wide as the \
+     instructions of its function and what it calls from there; recursion \
+     shows as one frame.";
+
+/// The machine of a run; named only when the report holds several.
+pub(super) fn machine_line(s: &Source, named: bool) -> String {
+    let m = &s.file.machine;
+    let name = if named {
+        format!("{}: ", m.name)
+    } else {
+        String::new()
+    };
+    format!(
+        "{name}{} ({} cores), {}, {}",
+        if m.cpu_model.is_empty() {
+            "unknown CPU"
+        } else {
+            &m.cpu_model
+        },
+        m.cores,
+        if m.os.is_empty() { "unknown OS" } else { &m.os },
+        if m.rustc.is_empty() {
+            "unknown rustc"
+        } else {
+            &m.rustc
+        }
+    )
+}
+
+/// The build of a run: its target-cpu, profile and features.
+pub(super) fn build_line(s: &Source) -> String {
+    let b = &s.file.build;
+    let mut line = format!(
+        "target-cpu {}, profile {}",
+        if b.target_cpu.is_empty() {
+            "default"
+        } else {
+            &b.target_cpu
+        },
+        if b.profile.is_empty() {
+            "unknown"
+        } else {
+            &b.profile
+        }
+    );
+    if !b.features.is_empty() {
+        let _ = write!(line, ", features {}", b.features.join(","));
+    }
+    line
+}
+
+/// The commit a run measured, `unknown` when it was not recorded.
+pub(super) fn commit(s: &Source) -> &str {
+    s.file.machine.git_commit.as_deref().unwrap_or("unknown")
+}
+
+/// The sentence naming each level's speed-up over the baseline, e.g.
+/// `Over x86-64: x86-64-v3 1.93× (4 variants), native 6.50× (4 variants).`
+pub(super) fn level_sentence(t: &LevelTable) -> String {
+    let parts: Vec<String> = t
+        .groups
+        .iter()
+        .zip(&t.overall)
+        .filter(|(g, _)| **g != t.baseline)
+        .map(|(g, o)| match o {
+            Some((m, n)) => format!(
+                "{g} {m:.2}× ({n} variant{})",
+                if *n == 1 { "" } else { "s" }
+            ),
+            None => format!("{g} not measured"),
+        })
+        .collect();
+    format!(
+        "Speed-up over {} (geometric mean over variants of each variant's speed-up, itself over the input sets it ran at every level): {}.",
+        t.baseline,
+        parts.join(", ")
+    )
+}
+
+/// A level-table cell: the time per element and its speed-up.
+pub(super) fn level_cell(cell: &Option<LevelCell>) -> String {
+    match cell {
+        Some((ns, Some(s))) => format!("{} ({s:.2}×)", numbers::time(*ns)),
+        Some((ns, None)) => numbers::time(*ns),
+        None => "-".to_owned(),
+    }
+}
+
+/// The paragraph that opens a page whose results hold `n` time records
+/// that may not hold under `limits`, saying what marks them and where
+/// `list` (a link to the list in the page's markup) lists them; `None`
+/// when there are none. Fixed text and numbers only, so it needs no
+/// escaping.
+pub(super) fn doubt_paragraph(n: usize, limits: Limits, list: &str) -> Option<String> {
+    let (s, were, their, them) = match n {
+        0 => return None,
+        1 => ("", "was", "its", "it"),
+        _ => ("s", "were", "their", "them"),
+    };
+    Some(format!(
+        "{MARK} {n} time record{s} {were} measured on a busy or noisy machine ({:.0} % or more of the samples disturbed, or a 95 % interval wider than ±{} %): the figure{s} may not hold. The summary marks {their} workload{s} {MARK}, and {list} lists {them}.",
+        limits.share * 100.0,
+        limits.resolution_pct
+    ))
+}
+
+/// A summary row's workload, marked when some of its records may not hold.
+pub(super) fn workload_cell(r: &SummaryRow) -> String {
+    if r.doubtful == 0 {
+        r.workload.clone()
+    } else {
+        format!("{} {MARK}", r.workload)
+    }
+}
+
+/// A doubtful record's median, as tables print times.
+pub(super) fn doubt_median(d: &Doubt<'_>) -> String {
+    ns(d.record).map_or_else(|| "-".to_owned(), numbers::time)
+}
