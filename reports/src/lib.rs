@@ -29,7 +29,9 @@ mod scale;
 
 pub use dataset::Source;
 pub use reference::{Reference, Rule, speedup_reference};
-pub use report::{ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, summary};
+pub use report::{
+    ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for, summary,
+};
 pub use results::{
     Build, Disturbance, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError,
     ResultsFile, SCHEMA, Status,

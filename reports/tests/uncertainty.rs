@@ -7,7 +7,7 @@
 mod common;
 
 use bitbench_reports::disturbance::Purpose;
-use bitbench_reports::{Disturbance, Metric, Record, ReportOptions, Source, render};
+use bitbench_reports::{Disturbance, Metric, Record, ReportOptions, Source, render_for};
 use common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -82,11 +82,7 @@ fn rendered_for(
 ) -> (std::path::PathBuf, bitbench_reports::Report) {
     let dir = out_dir(name);
     let sources = vec![Source::new("run", "run.json", file(records))];
-    let options = ReportOptions {
-        purpose,
-        ..ReportOptions::default()
-    };
-    let report = render(&sources, &dir, &options).unwrap();
+    let report = render_for(&sources, &dir, &ReportOptions::default(), purpose).unwrap();
     (dir, report)
 }
 

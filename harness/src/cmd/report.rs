@@ -80,10 +80,9 @@ fn draw(
             .map(|w| w.name().to_owned())
             .collect(),
         flamegraphs: flamegraphs.then(|| FLAME_ROOT.to_owned()),
-        purpose,
     };
-    let report =
-        reports::render(sources, out, &options).map_err(|e| Error::usage(e.to_string()))?;
+    let report = reports::render_for(sources, out, &options, purpose)
+        .map_err(|e| Error::usage(e.to_string()))?;
     for line in &report.skipped {
         outln!("skipped: {line}");
     }

@@ -25,18 +25,30 @@ pub use written::{ChartFile, Report};
 
 use crate::chart::{self, Figure};
 use crate::dataset::{Facet, Source, WorkloadView};
-use crate::disturbance::Limits;
+use crate::disturbance::{Limits, Purpose};
 use crate::plan::{self, LevelTable, Planned};
 use crate::results::{Record, Status};
 use page::Contents;
 use std::path::Path;
 use summary::{SummaryRow, summary_row};
 
-/// Draws every chart the sources support into `out` and writes the pages.
+/// Draws every chart the sources support into `out` and writes the pages,
+/// marking the time records that may not hold as figures to gate against
+/// ([`Purpose::Gate`]).
 pub fn render(
     sources: &[Source],
     out: &Path,
     options: &ReportOptions,
+) -> Result<Report, ReportError> {
+    render_for(sources, out, options, Purpose::Gate)
+}
+
+/// [`render`], marking the time records that may not hold for `purpose`.
+pub fn render_for(
+    sources: &[Source],
+    out: &Path,
+    options: &ReportOptions,
+    purpose: Purpose,
 ) -> Result<Report, ReportError> {
     std::fs::create_dir_all(out).map_err(|e| ReportError::Io(out.to_owned(), e))?;
     let facets = facet_views(sources);
@@ -66,7 +78,7 @@ pub fn render(
         flamegraphs,
         skipped,
     };
-    let limits = options.purpose.limits();
+    let limits = purpose.limits();
     let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v, limits)).collect();
     let levels: Vec<LevelTable> = views.iter().filter_map(|v| plan::level_table(v)).collect();
     let doubts = doubts::doubts(sources, limits);
@@ -77,6 +89,7 @@ pub fn render(
         levels: &levels,
         not_measured: &not_measured,
         doubts: &doubts,
+        limits,
         options,
     };
     let write = |path: &Path, text: String| {

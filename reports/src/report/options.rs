@@ -1,7 +1,5 @@
 //! What a report is asked for: the caller's side of [`render`](super::render).
 
-use crate::disturbance::Purpose;
-
 /// What the report is for, beyond the results themselves.
 #[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
@@ -13,7 +11,4 @@ pub struct ReportOptions {
     /// that kept its callgrind profile, its stacks rooted at the functions
     /// named like `root` (see [`Flame::root`](crate::profile::Flame::root)).
     pub flamegraphs: Option<String>,
-    /// What the time records are for, which sets how uncertain one may be
-    /// before the pages mark it (by default, figures to gate against).
-    pub purpose: Purpose,
 }

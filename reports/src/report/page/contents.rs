@@ -23,6 +23,8 @@ pub(crate) struct Contents<'a> {
     pub not_measured: &'a [(String, &'a Record)],
     /// The time records that may not hold.
     pub doubts: &'a [Doubt<'a>],
+    /// How uncertain a time record may be before the pages mark it.
+    pub limits: Limits,
     pub options: &'a ReportOptions,
 }
 

@@ -59,7 +59,7 @@ fn head(c: &Contents<'_>) -> String {
         esc(&c.options.command)
     );
     let list = format!("<a href=\"#{DOUBTS_ID}\">{DOUBTS}</a>");
-    if let Some(p) = doubt_paragraph(c.doubts.len(), c.options.purpose.limits(), &list) {
+    if let Some(p) = doubt_paragraph(c.doubts.len(), c.limits, &list) {
         let _ = writeln!(h, "<p>{p}</p>");
     }
     h
