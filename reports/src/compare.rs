@@ -39,9 +39,9 @@ pub fn gate(threshold_pct: Option<f64>, metrics: &[Metric]) -> Result<Vec<Metric
 }
 
 /// The default threshold in percent: tight for exact instruction counts,
-/// looser for wall time.
+/// looser for wall time ([`thresholds::gate`](crate::thresholds::gate)).
 pub fn default_threshold(metric: Metric) -> f64 {
-    if metric.exact() { 1.0 } else { 5.0 }
+    crate::thresholds::gate(metric)
 }
 
 /// The outcome for one shared record.

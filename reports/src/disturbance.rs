@@ -17,9 +17,9 @@
 //! run's records on every run stops being read, so each caller says what
 //! its records are for, and the line names the few furthest from holding.
 
-use crate::compare::default_threshold;
 pub use crate::results::Disturbance;
 use crate::results::{Metric, Record, Status};
+use crate::thresholds;
 
 impl Disturbance {
     /// `12 of 80 samples disturbed` (for `ab`, `pairs`) when the share
@@ -84,7 +84,7 @@ impl Purpose {
             // is wider could not show a change of that size. A quiet
             // machine disturbs about 1 % of the samples: 10 % is a busy one.
             Purpose::Gate => Limits {
-                resolution_pct: default_threshold(Metric::Time),
+                resolution_pct: thresholds::gate(Metric::Time),
                 share: SHARE_LIMIT,
             },
         }
@@ -270,7 +270,7 @@ mod tests {
         // A full bench is gated against: `compare`'s default threshold.
         assert_eq!(Purpose::of_bench(false), Purpose::Gate);
         let gate = Purpose::Gate.limits();
-        assert_eq!(gate.resolution_pct, default_threshold(Metric::Time));
+        assert_eq!(gate.resolution_pct, thresholds::gate(Metric::Time));
         assert_eq!(gate.share, SHARE_LIMIT);
         assert_eq!(Limits::default(), gate);
         // A quick one ranks variants: wider on both counts.

@@ -26,6 +26,7 @@ mod reference;
 mod report;
 pub mod results;
 mod scale;
+pub mod thresholds;
 
 pub use dataset::Source;
 pub use reference::{Reference, Rule, speedup_reference};

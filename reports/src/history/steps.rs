@@ -29,11 +29,10 @@ use std::f64::consts::PI;
 /// Standard errors a level difference must exceed to count as a step.
 const Z: f64 = 4.0;
 
-/// The default threshold of a step, percent: 1 % for wall time (a segment
-/// level is a median over commits, steadier than one run), 0.1 % for exact
-/// counts (they repeat exactly, so a small change is real).
+/// The default threshold of a step, percent
+/// ([`thresholds::step`](crate::thresholds::step)).
 pub fn default_threshold(metric: Metric) -> f64 {
-    if metric.exact() { 0.1 } else { 1.0 }
+    crate::thresholds::step(metric)
 }
 
 /// A shift between two segments of a series.
