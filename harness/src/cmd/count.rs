@@ -183,7 +183,7 @@ fn count(
 ) -> Result<Counts, Error> {
     let bitbench = std::env::current_exe()
         .map_err(|e| Error::usage(format!("count: cannot find this executable: {e}")))?;
-    counting::probe(planned, &bitbench).map_err(Error::usage)?;
+    counting::mark_unrunnable(planned, &bitbench).map_err(Error::usage)?;
     let plan = CountPlan {
         bitbench,
         seed,

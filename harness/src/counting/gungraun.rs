@@ -5,7 +5,7 @@
 //! gungraun's macros want a `main` of their own; they expand in a private
 //! module whose `main` [`bench_main`] and [`gungraun_entry`] call.
 
-use super::{CountOptions, CountPlan, DEFAULT_MAX_BATCH, PLAN_ENV, plan, probe};
+use super::{CountOptions, CountPlan, DEFAULT_MAX_BATCH, PLAN_ENV, mark_unrunnable, plan};
 use crate::erased::DynWorkload;
 use crate::error::Error;
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ pub fn bench_main(workloads: &[&dyn DynWorkload], bitbench: &str) -> ExitCode {
         ..CountOptions::default()
     };
     let planned = plan(workloads, &options).and_then(|mut planned| {
-        probe(&mut planned, &bitbench).map_err(Error::usage)?;
+        mark_unrunnable(&mut planned, &bitbench).map_err(Error::usage)?;
         Ok(planned)
     });
     let planned = match planned {

@@ -15,15 +15,15 @@
 
 mod gungraun;
 mod plan;
-mod probe;
 mod summary;
 mod tools;
+mod under_valgrind;
 
 pub use gungraun::{CACHES, bench_main, gungraun_entry};
 pub use plan::{CountOptions, Outcome, Outcomes, Planned, plan};
-pub use probe::{not_countable, probe, unavailable_here, valgrind_availability};
 pub use summary::{Cache, Summary, metrics, parse_summaries, profiles, records};
 pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
+pub use under_valgrind::{mark_unrunnable, not_countable, unavailable_here, valgrind_availability};
 
 use crate::batch::{BatchError, BatchRequest, PreparedBatch};
 use crate::erased::DynWorkload;

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Marks the countable cases valgrind cannot run (see [`not_countable`]).
-pub fn probe(planned: &mut [Planned<'_>], bitbench: &Path) -> Result<(), String> {
+pub fn mark_unrunnable(planned: &mut [Planned<'_>], bitbench: &Path) -> Result<(), String> {
     if !planned.iter().any(|p| p.outcome.is_ok()) {
         return Ok(());
     }
