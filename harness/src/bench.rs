@@ -32,7 +32,7 @@ use crate::sets;
 use crate::shape::Sizer;
 use crate::stats;
 use crate::verify::{self, build_solver};
-use crate::workload::{Solve, Workload};
+use crate::workload::{Solve, VariantInfo, Workload};
 use reports::{Disturbance, Metric, Record, Status, interval};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -135,16 +135,57 @@ impl Budget {
 /// Verifies and measures one workload; returns one record per (variant,
 /// input set, metric), errors and skips included.
 pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Record>, Error> {
+    let chosen = chosen(w, &options.variants)?;
+    let (sets, inputs_by_set) = inputs(w, options)?;
+    let rounds = options
+        .rounds
+        .unwrap_or(if options.quick { 2 } else { 3 })
+        .max(1);
+    let budget = Budget::new(options.quick).per_round(rounds);
+    // Verify every (set, variant) first; what passes is measured below.
+    let mut verified = Verified {
+        records: Vec::new(),
+        pending: Vec::new(),
+        solvers: Vec::new(),
+    };
+    for (set, inputs) in sets.iter().zip(&inputs_by_set) {
+        verified.verify_set(w, &chosen, set, inputs, &options.exclude)?;
+    }
+    let Verified {
+        mut records,
+        mut pending,
+        mut solvers,
+    } = verified;
+    let core = options
+        .core
+        .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
+    let _pinned = core.and_then(crate::cores::Pinned::to);
+    measure_rounds(w.name(), &mut pending, &mut solvers, &budget, rounds);
+    records.extend(pending.into_iter().map(Pending::into_record));
+    Ok(records)
+}
+
+/// The variants to measure: those named, or all; a name the workload
+/// does not know is an error that lists the known ones.
+fn chosen<W: Workload + ?Sized>(w: &W, named: &[String]) -> Result<Vec<VariantInfo>, Error> {
     let all = w.variants();
-    for name in &options.variants {
+    for name in named {
         if !all.iter().any(|v| v.name == name) {
             build_solver(w, name)?; // reports the unknown name with the known list
         }
     }
-    let chosen: Vec<_> = all
-        .iter()
-        .filter(|v| options.variants.is_empty() || options.variants.iter().any(|n| n == v.name))
-        .collect();
+    Ok(all
+        .into_iter()
+        .filter(|v| named.is_empty() || named.iter().any(|n| n == v.name))
+        .collect())
+}
+
+/// The input sets to measure (those named, or the workload's bench sets)
+/// and each one's generated inputs; an empty set is an error.
+fn inputs<W: Workload + ?Sized>(
+    w: &W,
+    options: &BenchOptions,
+) -> Result<(Vec<String>, Vec<Vec<W::Input>>), Error> {
     let named_sets = if options.sets.is_empty() {
         w.bench_sets(options.quick)
     } else {
@@ -166,91 +207,67 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         }
         inputs_by_set.push(inputs);
     }
+    Ok((sets, inputs_by_set))
+}
 
-    let rounds = options
-        .rounds
-        .unwrap_or(if options.quick { 2 } else { 3 })
-        .max(1);
-    let budget = Budget::new(options.quick).per_round(rounds);
-    let unit = w.unit_singular();
-    let plural = w.unit();
-    let target_cpu = machine::target_cpu();
-    let oracle = w.oracle();
-    let mut records = Vec::new();
-    // Verify every (set, variant) first; what passes is measured below.
-    let mut pending: Vec<Pending<'_, W>> = Vec::new();
-    let mut solvers: Vec<(&str, Solver<W>)> = Vec::new();
-    for (set, inputs) in sets.iter().zip(&inputs_by_set) {
-        let record = |variant: &str, metric, unit: String| Record {
-            workload: w.name().to_owned(),
-            variant: variant.to_owned(),
-            input_set: set.clone(),
-            target_cpu: target_cpu.to_owned(),
-            metric,
-            unit,
-            unit_plural: Some(plural.to_owned()),
-            ..Record::default()
-        };
+/// What verification leaves: the records already final (not run, wrong,
+/// counters), the (set, variant)s to measure, and the solvers built.
+struct Verified<'a, W: Workload + ?Sized> {
+    records: Vec<Record>,
+    pending: Vec<Pending<'a, W>>,
+    solvers: Vec<(&'static str, Solver<W>)>,
+}
+
+impl<'a, W: Workload + ?Sized> Verified<'a, W> {
+    /// Verifies every `chosen` variant on `set`'s `inputs` against the
+    /// reference: a variant not run (`excluded` as faulting, its reference
+    /// excluded, skipped) or wrong gets its record, one that passes its
+    /// counters' records and a place among the pending.
+    fn verify_set(
+        &mut self,
+        w: &W,
+        chosen: &[VariantInfo],
+        set: &str,
+        inputs: &'a [W::Input],
+        excluded: &[Excluded],
+    ) -> Result<(), Error> {
+        let oracle = w.oracle();
         let reference = verify::reference(w, inputs);
-        let faulted = |name: &str| options.exclude.iter().find(|e| e.variant == name);
-        let reference_faulted = reference.and_then(faulted);
-        let batch = || Batch::Set { set: set.clone() };
+        let faulted = |name: &str| excluded.iter().find(|e| e.variant == name);
+        let reference_faulted = reference.zip(reference.and_then(faulted));
+        let batch = || Batch::Set {
+            set: set.to_owned(),
+        };
         let expected = match reference_faulted {
             Some(_) => None,
             None => verify::expected(w, inputs, &batch)?,
         };
-        for v in &chosen {
-            let time = record(v.name, Metric::Time, format!("ns/{unit}"));
-            if let Some(e) = faulted(v.name) {
-                let reason = if &e.set == set {
-                    e.reason.clone()
-                } else {
-                    format!("not run: {} (on {})", e.reason, e.set)
-                };
-                records.push(Record {
-                    status: e.status,
+        for v in chosen {
+            let time = record(
+                w,
+                set,
+                v.name,
+                Metric::Time,
+                format!("ns/{}", w.unit_singular()),
+            );
+            if let Some((status, reason)) =
+                not_run(w, v, set, inputs, faulted(v.name), reference_faulted)
+            {
+                self.records.push(Record {
+                    status,
                     reason: Some(reason),
                     ..time
                 });
                 continue;
             }
-            if let (Some(name), Some(e)) = (reference, reference_faulted) {
-                records.push(Record {
-                    status: Status::Skipped,
-                    reason: Some(format!(
-                        "not verified, so not measured: the reference {name} {}",
-                        e.reason
-                    )),
-                    ..time
-                });
-                continue;
-            }
-            let skipped = v
-                .unavailable
-                .clone()
-                .or_else(|| inputs.iter().find_map(|i| w.skip(v.name, i)));
-            if let Some(reason) = skipped {
-                records.push(Record {
-                    status: Status::Skipped,
-                    reason: Some(reason),
-                    ..time
-                });
-                continue;
-            }
-            let solver = match solvers.iter().position(|(name, _)| *name == v.name) {
-                Some(i) => i,
-                None => {
-                    solvers.push((v.name, build_solver(w, v.name)?));
-                    solvers.len() - 1
-                }
-            };
+            let solver = self.solver(w, v.name)?;
             let verified = Instant::now();
-            let solver_ref = &mut *solvers[solver].1;
+            let solver_ref = &mut *self.solvers[solver].1;
             let checked = verify::checked(w, v.name, solver_ref, inputs, expected.as_ref(), &batch);
             let out = match checked {
                 Ok(out) => out,
                 Err(reason) => {
-                    records.push(Record {
+                    self.records.push(Record {
                         status: Status::Error,
                         reason: Some(reason),
                         ..time
@@ -259,57 +276,113 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 }
             };
             let verified = verified.elapsed();
-            let each: Vec<u64> = inputs
-                .iter()
-                .zip(&out)
-                .map(|(i, o)| w.elements(i, o))
-                .collect();
-            let elements = each.iter().sum::<u64>().max(1);
             for (counter, total) in counter_totals(w, &out) {
                 let per_input = total as f64 / inputs.len() as f64;
-                records.push(Record {
+                self.records.push(Record {
                     median: per_input,
                     min: per_input,
                     max: per_input,
                     samples: 1,
                     elements_per_sample: inputs.len() as u64,
-                    ..record(v.name, Metric::Counter, format!("{counter}/input"))
+                    ..record(w, set, v.name, Metric::Counter, format!("{counter}/input"))
                 });
             }
-            pending.push(Pending {
-                record: Record {
-                    reason: expected.as_ref().filter(|e| e.name != oracle).map(|e| {
-                        format!("verified against {} (oracle skipped by cost model)", e.name)
-                    }),
-                    ..time
-                },
-                inputs,
-                solver,
-                out,
-                each,
-                elements,
-                warm: verified,
-                batch: verified,
-                sizer: None,
-                rounds: Vec::new(),
-                disturbance: Disturbance {
-                    probe: crate::disturb::PROBE.to_owned(),
-                    ..Disturbance::default()
-                },
-            });
+            let time = Record {
+                reason: expected
+                    .as_ref()
+                    .filter(|e| e.name != oracle)
+                    .map(|e| format!("verified against {} (oracle skipped by cost model)", e.name)),
+                ..time
+            };
+            let pending = Pending::new(w, time, inputs, out, solver, verified);
+            self.pending.push(pending);
         }
+        Ok(())
     }
 
-    // Rounds apart in time: each measures every pending pair once, so the
-    // records see the drift between runs (frequency, neighbours), not only
-    // the spread within one.
-    let core = options
-        .core
-        .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
-    let _pinned = core.and_then(crate::cores::Pinned::to);
-    let bar = progress::bar((pending.len() as u32 * rounds) as u64, w.name());
+    /// The index of `variant`'s solver, built on first use.
+    fn solver(&mut self, w: &W, variant: &'static str) -> Result<usize, Error> {
+        Ok(
+            match self.solvers.iter().position(|(name, _)| *name == variant) {
+                Some(i) => i,
+                None => {
+                    self.solvers.push((variant, build_solver(w, variant)?));
+                    self.solvers.len() - 1
+                }
+            },
+        )
+    }
+}
+
+/// A record of `w`'s `variant` on `set` in `metric`, measured in `unit`,
+/// nothing measured yet.
+fn record<W: Workload + ?Sized>(
+    w: &W,
+    set: &str,
+    variant: &str,
+    metric: Metric,
+    unit: String,
+) -> Record {
+    Record {
+        workload: w.name().to_owned(),
+        variant: variant.to_owned(),
+        input_set: set.to_owned(),
+        target_cpu: machine::target_cpu().to_owned(),
+        metric,
+        unit,
+        unit_plural: Some(w.unit().to_owned()),
+        ..Record::default()
+    }
+}
+
+/// Why `v` is not measured on `set`, if it is not, and the status that
+/// says so: it faulted (`excluded`, here or on another set), the
+/// reference it would be verified against faulted, or it is unavailable
+/// or its cost model skips one of `inputs`.
+fn not_run<W: Workload + ?Sized>(
+    w: &W,
+    v: &VariantInfo,
+    set: &str,
+    inputs: &[W::Input],
+    excluded: Option<&Excluded>,
+    reference_faulted: Option<(&str, &Excluded)>,
+) -> Option<(Status, String)> {
+    if let Some(e) = excluded {
+        let reason = if e.set == set {
+            e.reason.clone()
+        } else {
+            format!("not run: {} (on {})", e.reason, e.set)
+        };
+        return Some((e.status, reason));
+    }
+    if let Some((name, e)) = reference_faulted {
+        let reason = format!(
+            "not verified, so not measured: the reference {name} {}",
+            e.reason
+        );
+        return Some((Status::Skipped, reason));
+    }
+    let skipped = v
+        .unavailable
+        .clone()
+        .or_else(|| inputs.iter().find_map(|i| w.skip(v.name, i)))?;
+    Some((Status::Skipped, skipped))
+}
+
+/// Measures every pending (set, variant) once a round: rounds apart in
+/// time, so the records see the drift between runs (frequency,
+/// neighbours), not only the spread within one. Each round of each is
+/// announced as a step expected to last what its `budget` allows.
+fn measure_rounds<W: Workload + ?Sized>(
+    name: &str,
+    pending: &mut [Pending<'_, W>],
+    solvers: &mut [(&'static str, Solver<W>)],
+    budget: &Budget,
+    rounds: u32,
+) {
+    let bar = progress::bar((pending.len() as u32 * rounds) as u64, name);
     for round in 0..rounds {
-        for p in &mut pending {
+        for p in &mut *pending {
             bar.set_message(format!(
                 "{} on {} (round {})",
                 p.record.variant,
@@ -330,7 +403,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
                 &mut *solvers[p.solver].1,
                 batch,
                 &mut p.out,
-                &budget,
+                budget,
                 p.warm,
                 &mut p.sizer,
                 &mut p.disturbance,
@@ -341,24 +414,6 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         }
     }
     bar.finish_and_clear();
-    for p in pending {
-        let all: Vec<f64> = p.rounds.iter().flatten().copied().collect();
-        let s = stats::summarize(&all).expect("at least one sample");
-        let seed = interval::seed_of(&[&p.record.workload, &p.record.variant, &p.record.input_set]);
-        records.push(Record {
-            median: s.median,
-            mad: s.mad,
-            min: s.min,
-            max: s.max,
-            samples: all.len() as u32,
-            elements_per_sample: p.elements * p.sizer.map_or(1, |s| s.shape().reps),
-            interval: interval::median_interval(&p.rounds, seed),
-            rounds: p.rounds,
-            disturbance: Some(p.disturbance),
-            ..p.record
-        });
-    }
-    Ok(records)
 }
 
 type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
@@ -382,6 +437,63 @@ struct Pending<'a, W: Workload + ?Sized> {
     rounds: Vec<Vec<f64>>,
     /// Pieces timed and set aside, over all rounds.
     disturbance: Disturbance,
+}
+
+impl<'a, W: Workload + ?Sized> Pending<'a, W> {
+    /// A variant verified on `inputs` (its answers `out`, taking
+    /// `verified`), waiting to be measured with `solver` into `record`.
+    fn new(
+        w: &W,
+        record: Record,
+        inputs: &'a [W::Input],
+        out: Vec<W::Output>,
+        solver: usize,
+        verified: Duration,
+    ) -> Self {
+        let each: Vec<u64> = inputs
+            .iter()
+            .zip(&out)
+            .map(|(i, o)| w.elements(i, o))
+            .collect();
+        let elements = each.iter().sum::<u64>().max(1);
+        Pending {
+            record,
+            inputs,
+            solver,
+            out,
+            each,
+            elements,
+            warm: verified,
+            batch: verified,
+            sizer: None,
+            rounds: Vec::new(),
+            disturbance: Disturbance {
+                probe: crate::disturb::PROBE.to_owned(),
+                ..Disturbance::default()
+            },
+        }
+    }
+
+    /// Its time record: the median and spread of all its samples, the
+    /// median's interval from the rounds.
+    fn into_record(self) -> Record {
+        let all: Vec<f64> = self.rounds.iter().flatten().copied().collect();
+        let s = stats::summarize(&all).expect("at least one sample");
+        let record = &self.record;
+        let seed = interval::seed_of(&[&record.workload, &record.variant, &record.input_set]);
+        Record {
+            median: s.median,
+            mad: s.mad,
+            min: s.min,
+            max: s.max,
+            samples: all.len() as u32,
+            elements_per_sample: self.elements * self.sizer.map_or(1, |s| s.shape().reps),
+            interval: interval::median_interval(&self.rounds, seed),
+            rounds: self.rounds,
+            disturbance: Some(self.disturbance),
+            ..self.record
+        }
+    }
 }
 
 /// A batch to time: its inputs and each one's throughput elements.
