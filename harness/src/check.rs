@@ -21,7 +21,7 @@ use crate::fault::beacon::{self, Batch, Step};
 use crate::progress;
 use crate::sets;
 use crate::verify::{self, build_solver};
-use crate::workload::{Solve, Workload};
+use crate::workload::{Solve, VariantInfo, Workload};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};
@@ -287,17 +287,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         }
         return Ok(report);
     }
-    // The pool's sets: the oracle at 0, then every other variant that runs here.
-    let mut names = vec![oracle_name];
-    for v in variants.iter().filter(|v| v.name != oracle_name) {
-        match (&v.unavailable, options.excluded(v.name)) {
-            (Some(reason), _) => report
-                .notes
-                .push(format!("{}: not checked, unavailable ({reason})", v.name)),
-            (None, Some(_)) => {}
-            (None, None) => names.push(v.name),
-        }
-    }
+    let names = pool_names(&variants, oracle_name, options, &mut report.notes);
     let pool = Pool::new(w, names)?;
     let others: Vec<&'static str> = pool.names[1..].to_vec();
 
@@ -312,38 +302,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     let by_oracle = compare(w, &pool, (1, 0), &all, &affordable, &bar)?;
 
     // Pass 2: inputs beyond the oracle's budget, against a verified stand-in.
-    let mut by_stand_in: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
     let mut stand_in = None;
     if !deferred.is_empty() {
         let reason = skip_reason.unwrap_or_default();
-        let default = w.default_variant();
-        let verified = others
-            .iter()
-            .position(|name| *name == default)
-            .filter(|&r| by_oracle[r].failure.is_none() && by_oracle[r].agreed > 0);
-        match verified {
-            None => report.notes.push(format!(
-                "{oracle_name} skipped on {} inputs ({reason}) and the default variant \
-                 {default} was not verified against it on smaller inputs: those inputs were \
-                 not checked",
-                deferred.len()
-            )),
-            Some(r) => {
-                report.notes.push(format!(
-                    "{oracle_name} skipped on {} inputs ({reason}); reference there: {}, \
-                     which agreed with {oracle_name} on {} inputs",
-                    deferred.len(),
-                    others[r],
-                    by_oracle[r].agreed
-                ));
-                let rest: Vec<usize> = all.iter().copied().filter(|&k| k != r + 1).collect();
-                let tallies = compare(w, &pool, (2, r + 1), &rest, &deferred, &bar)?;
-                for (k, t) in rest.into_iter().zip(tallies) {
-                    by_stand_in[k - 1] = Some(t);
-                }
-                stand_in = Some(r);
-            }
-        }
+        let (note, pass) = stand_in_pass(w, &pool, &by_oracle, &deferred, &reason, &bar)?;
+        report.notes.push(note);
+        stand_in = pass;
     }
     bar.finish_and_clear();
 
@@ -355,8 +319,13 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         );
         let mut skipped = first.skipped;
         let mut failure = first.failure.clone().map(|c| (c, 0));
-        if let (Some(second), Some(r)) = (&by_stand_in[i], stand_in) {
-            line += &format!(", with {} on {}", others[r], second.agreed);
+        if let Some(StandIn {
+            reference: r,
+            tallies,
+        }) = &stand_in
+            && let Some(second) = &tallies[i]
+        {
+            line += &format!(", with {} on {}", others[*r], second.agreed);
             skipped += second.skipped;
             if failure.is_none() {
                 failure = second.failure.clone().map(|c| (c, r + 1));
@@ -366,22 +335,8 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             line += &format!(" ({skipped} skipped by the cost model)");
         }
         if let Some((case, reference)) = failure {
-            let minimised = !w.shrink(&case.input).is_empty();
-            let mut set = pool.take()?;
-            let (reference_solver, solver) = pair(&mut set, reference, i + 1);
-            let names = [pool.names[reference], name];
-            let small = minimise(w, names, &mut **reference_solver, &mut **solver, case.input);
-            report.failures.push(Failure {
-                variant: (*name).to_owned(),
-                reference: pool.names[reference].to_owned(),
-                origin: origins[case.origin].clone(),
-                minimised,
-                input: w.format_input(&small),
-                picture: w.picture(&small),
-                expected: answer(w, names[0], &mut **reference_solver, &small),
-                got: answer(w, name, &mut **solver, &small),
-            });
-            pool.put(set);
+            let failure = minimised(w, &pool, [reference, i + 1], case, &origins)?;
+            report.failures.push(failure);
             line += " — DISAGREES";
         }
         report.summary.push(line);
@@ -392,6 +347,116 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             .push(format!("{}: {} (below)", e.variant, status_word(e)));
     }
     Ok(report)
+}
+
+/// The pool's variants: the oracle first, then every other variant that
+/// runs here (neither excluded nor unavailable: a note says which are
+/// unavailable).
+fn pool_names(
+    variants: &[VariantInfo],
+    oracle_name: &'static str,
+    options: &CheckOptions,
+    notes: &mut Vec<String>,
+) -> Vec<&'static str> {
+    let mut names = vec![oracle_name];
+    for v in variants.iter().filter(|v| v.name != oracle_name) {
+        match (&v.unavailable, options.excluded(v.name)) {
+            (Some(reason), _) => {
+                notes.push(format!("{}: not checked, unavailable ({reason})", v.name))
+            }
+            (None, Some(_)) => {}
+            (None, None) => names.push(v.name),
+        }
+    }
+    names
+}
+
+/// Pass 2's reference and every other variant's tally against it.
+struct StandIn<I> {
+    /// The stand-in, an index into the variants other than the oracle.
+    reference: usize,
+    /// By the same index; `None` for the stand-in itself.
+    tallies: Vec<Option<Tally<I>>>,
+}
+
+/// Pass 2: the `deferred` inputs, which the oracle's cost model skips
+/// (for `reason`), checked against the default variant where it agreed
+/// with the oracle in pass 1 (`by_oracle`). The note that says which
+/// reference stood in, or that those inputs were not checked.
+fn stand_in_pass<W: Workload + ?Sized>(
+    w: &W,
+    pool: &Pool<'_, W>,
+    by_oracle: &[Tally<W::Input>],
+    deferred: &[Case<W::Input>],
+    reason: &str,
+    bar: &indicatif::ProgressBar,
+) -> Result<(String, Option<StandIn<W::Input>>), Error> {
+    let oracle_name = pool.names[0];
+    let others = &pool.names[1..];
+    let default = w.default_variant();
+    let verified = others
+        .iter()
+        .position(|name| *name == default)
+        .filter(|&r| by_oracle[r].failure.is_none() && by_oracle[r].agreed > 0);
+    let Some(r) = verified else {
+        let note = format!(
+            "{oracle_name} skipped on {} inputs ({reason}) and the default variant \
+             {default} was not verified against it on smaller inputs: those inputs were \
+             not checked",
+            deferred.len()
+        );
+        return Ok((note, None));
+    };
+    let note = format!(
+        "{oracle_name} skipped on {} inputs ({reason}); reference there: {}, \
+         which agreed with {oracle_name} on {} inputs",
+        deferred.len(),
+        others[r],
+        by_oracle[r].agreed
+    );
+    let rest: Vec<usize> = (1..=others.len()).filter(|&k| k != r + 1).collect();
+    let mut tallies: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
+    for (k, t) in rest
+        .iter()
+        .zip(compare(w, pool, (2, r + 1), &rest, deferred, bar)?)
+    {
+        tallies[k - 1] = Some(t);
+    }
+    Ok((
+        note,
+        Some(StandIn {
+            reference: r,
+            tallies,
+        }),
+    ))
+}
+
+/// The disagreement of the pool's variants `[reference, variant]` on
+/// `case`, minimised with the workload's `shrink`, as the report shows it.
+fn minimised<W: Workload + ?Sized>(
+    w: &W,
+    pool: &Pool<'_, W>,
+    [reference, variant]: [usize; 2],
+    case: Case<W::Input>,
+    origins: &[String],
+) -> Result<Failure, Error> {
+    let minimised = !w.shrink(&case.input).is_empty();
+    let mut set = pool.take()?;
+    let (reference_solver, solver) = pair(&mut set, reference, variant);
+    let names = [pool.names[reference], pool.names[variant]];
+    let small = minimise(w, names, &mut **reference_solver, &mut **solver, case.input);
+    let failure = Failure {
+        variant: names[1].to_owned(),
+        reference: names[0].to_owned(),
+        origin: origins[case.origin].clone(),
+        minimised,
+        input: w.format_input(&small),
+        picture: w.picture(&small),
+        expected: answer(w, names[0], &mut **reference_solver, &small),
+        got: answer(w, names[1], &mut **solver, &small),
+    };
+    pool.put(set);
+    Ok(failure)
 }
 
 /// `CRASHED` or `HUNG`, as the summary says of an excluded variant.
