@@ -14,18 +14,24 @@
 //! disagrees; an oracle that panics ends the check with an error. A disagreement is minimised with the
 //! workload's `shrink` before it is reported, so the user sees the smallest
 //! input that still fails and the command that reproduces it.
+//!
+//! The solvers are shared from `pool.rs`, the passes run in `compare.rs`,
+//! and a disagreement is made small in `minimise.rs`.
+
+mod compare;
+mod minimise;
+mod pool;
 
 use crate::error::Error;
 use crate::fault::Excluded;
-use crate::fault::beacon::{self, Batch, Step};
 use crate::progress;
 use crate::sets;
-use crate::verify::{self, build_solver};
-use crate::workload::{Solve, VariantInfo, Workload};
-use rayon::prelude::*;
+use crate::workload::{VariantInfo, Workload};
+use compare::{CHUNK, Case, Cases, Tally, compare};
+use minimise::{answer, minimise, pair};
+use pool::Pool;
 use serde::{Deserialize, Serialize};
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What `check` should do.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -102,96 +108,6 @@ pub struct Failure {
     pub expected: String,
     /// The variant's answer.
     pub got: String,
-}
-
-/// Inputs per parallel work unit: big enough to amortise scheduling, small
-/// enough to keep every variant's outputs in cache.
-const CHUNK: usize = 2048;
-
-/// Steps of shrinking before settling for the input reached so far.
-const SHRINK_LIMIT: usize = 10_000;
-
-type Solver<W> = Box<dyn Solve<<W as Workload>::Input, <W as Workload>::Output>>;
-
-/// Solvers for the parallel passes. A solver may keep scratch state, so no
-/// two threads share one: each work unit takes a whole set (every checked
-/// variant, built by the workload) and puts it back, and a set is built
-/// only when every other is in use, at most one per thread.
-struct Pool<'w, W: Workload + ?Sized> {
-    w: &'w W,
-    /// The variants of a set, in order: the oracle first.
-    names: Vec<&'static str>,
-    free: Mutex<Vec<Vec<Solver<W>>>>,
-}
-
-impl<'w, W: Workload + ?Sized> Pool<'w, W> {
-    /// Builds the first set, so a variant that does not build is an error
-    /// before any input is solved.
-    fn new(w: &'w W, names: Vec<&'static str>) -> Result<Self, Error> {
-        let pool = Pool {
-            w,
-            names,
-            free: Mutex::new(Vec::new()),
-        };
-        let first = pool.build()?;
-        pool.put(first);
-        Ok(pool)
-    }
-
-    fn build(&self) -> Result<Vec<Solver<W>>, Error> {
-        self.names.iter().map(|n| build_solver(self.w, n)).collect()
-    }
-
-    fn take(&self) -> Result<Vec<Solver<W>>, Error> {
-        let spare = self
-            .free
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop();
-        spare.map_or_else(|| self.build(), Ok)
-    }
-
-    fn put(&self, set: Vec<Solver<W>>) {
-        self.free
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(set);
-    }
-}
-
-/// Inputs with where each came from.
-type Cases<I> = Vec<Case<I>>;
-
-/// One input with where it came from.
-#[derive(Clone)]
-struct Case<I> {
-    origin: usize,
-    input: I,
-}
-
-/// One variant's agreement count and first disagreement.
-struct Tally<I> {
-    agreed: u64,
-    skipped: u64,
-    failure: Option<Case<I>>,
-}
-
-impl<I> Tally<I> {
-    fn new() -> Self {
-        Tally {
-            agreed: 0,
-            skipped: 0,
-            failure: None,
-        }
-    }
-
-    fn merge(&mut self, other: Tally<I>) {
-        self.agreed += other.agreed;
-        self.skipped += other.skipped;
-        if self.failure.is_none() {
-            self.failure = other.failure;
-        }
-    }
 }
 
 /// Every input `check` draws, each with the index of its origin, and the
@@ -305,9 +221,15 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
     let mut stand_in = None;
     if !deferred.is_empty() {
         let reason = skip_reason.unwrap_or_default();
-        let (note, pass) = stand_in_pass(w, &pool, &by_oracle, &deferred, &reason, &bar)?;
-        report.notes.push(note);
-        stand_in = pass;
+        stand_in = stand_in_pass(
+            w,
+            &pool,
+            &by_oracle,
+            &deferred,
+            &reason,
+            &bar,
+            &mut report.notes,
+        )?;
     }
     bar.finish_and_clear();
 
@@ -381,8 +303,8 @@ struct StandIn<I> {
 
 /// Pass 2: the `deferred` inputs, which the oracle's cost model skips
 /// (for `reason`), checked against the default variant where it agreed
-/// with the oracle in pass 1 (`by_oracle`). The note that says which
-/// reference stood in, or that those inputs were not checked.
+/// with the oracle in pass 1 (`by_oracle`). A note says which reference
+/// stood in, or that those inputs were not checked.
 fn stand_in_pass<W: Workload + ?Sized>(
     w: &W,
     pool: &Pool<'_, W>,
@@ -390,7 +312,8 @@ fn stand_in_pass<W: Workload + ?Sized>(
     deferred: &[Case<W::Input>],
     reason: &str,
     bar: &indicatif::ProgressBar,
-) -> Result<(String, Option<StandIn<W::Input>>), Error> {
+    notes: &mut Vec<String>,
+) -> Result<Option<StandIn<W::Input>>, Error> {
     let oracle_name = pool.names[0];
     let others = &pool.names[1..];
     let default = w.default_variant();
@@ -399,36 +322,31 @@ fn stand_in_pass<W: Workload + ?Sized>(
         .position(|name| *name == default)
         .filter(|&r| by_oracle[r].failure.is_none() && by_oracle[r].agreed > 0);
     let Some(r) = verified else {
-        let note = format!(
+        notes.push(format!(
             "{oracle_name} skipped on {} inputs ({reason}) and the default variant \
              {default} was not verified against it on smaller inputs: those inputs were \
              not checked",
             deferred.len()
-        );
-        return Ok((note, None));
+        ));
+        return Ok(None);
     };
-    let note = format!(
+    notes.push(format!(
         "{oracle_name} skipped on {} inputs ({reason}); reference there: {}, \
          which agreed with {oracle_name} on {} inputs",
         deferred.len(),
         others[r],
         by_oracle[r].agreed
-    );
+    ));
     let rest: Vec<usize> = (1..=others.len()).filter(|&k| k != r + 1).collect();
     let mut tallies: Vec<Option<Tally<W::Input>>> = others.iter().map(|_| None).collect();
-    for (k, t) in rest
-        .iter()
-        .zip(compare(w, pool, (2, r + 1), &rest, deferred, bar)?)
-    {
+    let compared = compare(w, pool, (2, r + 1), &rest, deferred, bar)?;
+    for (k, t) in rest.into_iter().zip(compared) {
         tallies[k - 1] = Some(t);
     }
-    Ok((
-        note,
-        Some(StandIn {
-            reference: r,
-            tallies,
-        }),
-    ))
+    Ok(Some(StandIn {
+        reference: r,
+        tallies,
+    }))
 }
 
 /// The disagreement of the pool's variants `[reference, variant]` on
@@ -462,183 +380,4 @@ fn minimised<W: Workload + ?Sized>(
 /// `CRASHED` or `HUNG`, as the summary says of an excluded variant.
 fn status_word(e: &Excluded) -> String {
     e.status.as_str().to_uppercase()
-}
-
-/// Two distinct elements of `v`, both mutable.
-fn pair<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    assert_ne!(a, b, "two distinct solvers");
-    if a < b {
-        let (low, high) = v.split_at_mut(b);
-        (&mut low[a], &mut high[0])
-    } else {
-        let (low, high) = v.split_at_mut(a);
-        (&mut high[0], &mut low[b])
-    }
-}
-
-/// Compares every variant in `others` with `reference` (indices into the
-/// pool's sets) on `cases`, in parallel chunks, keeping each variant's
-/// first disagreement (a panic is one). A panicking reference ends the
-/// check with an error naming the input. `pass` numbers the chunks' steps.
-fn compare<W: Workload + ?Sized>(
-    w: &W,
-    pool: &Pool<'_, W>,
-    (pass, reference): (u8, usize),
-    others: &[usize],
-    cases: &[Case<W::Input>],
-    bar: &indicatif::ProgressBar,
-) -> Result<Vec<Tally<W::Input>>, Error> {
-    let per_chunk: Vec<Vec<Tally<W::Input>>> = cases
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(index, chunk)| {
-            let mut set = pool.take()?;
-            let batch = || Batch::Chunk { pass, chunk: index };
-            let tallies = compare_chunk(w, &mut set, &pool.names, reference, others, chunk, batch);
-            pool.put(set);
-            bar.inc(chunk.len() as u64);
-            tallies
-        })
-        .collect::<Result<_, Error>>()?;
-    let mut totals: Vec<Tally<W::Input>> = others.iter().map(|_| Tally::new()).collect();
-    for chunk in per_chunk {
-        for (total, t) in totals.iter_mut().zip(chunk) {
-            total.merge(t);
-        }
-    }
-    Ok(totals)
-}
-
-/// [`compare`] on one chunk, with one thread's set of solvers.
-fn compare_chunk<W: Workload + ?Sized>(
-    w: &W,
-    set: &mut [Solver<W>],
-    names: &[&str],
-    reference: usize,
-    others: &[usize],
-    chunk: &[Case<W::Input>],
-    batch: impl Fn() -> Batch,
-) -> Result<Vec<Tally<W::Input>>, Error> {
-    let inputs: Vec<W::Input> = chunk.iter().map(|c| c.input.clone()).collect();
-    let step =
-        |k: usize, expected: Duration| beacon::begin(|| Step::new(names[k], batch(), expected));
-    let started = Instant::now();
-    let solved = verify::solve_stepped(&mut *set[reference], &inputs, &|expected| {
-        step(reference, expected)
-    });
-    let reference_time = started.elapsed();
-    let expected = match solved {
-        Ok(expected) => expected,
-        Err(_) => {
-            let _running = step(reference, reference_time);
-            let (i, panic) = first_panic(&mut *set[reference], &inputs);
-            return Err(Error::failed(format!(
-                "{}: the oracle {} {panic} on {}",
-                w.name(),
-                names[reference],
-                w.format_input(&inputs[i])
-            )));
-        }
-    };
-    let tallies = others
-        .iter()
-        .map(|&k| {
-            let runnable: Vec<usize> = (0..chunk.len())
-                .filter(|&i| w.skip(names[k], &inputs[i]).is_none())
-                .collect();
-            let batch: Vec<W::Input> = runnable.iter().map(|&i| inputs[i].clone()).collect();
-            let mut tally = Tally::new();
-            tally.skipped = (chunk.len() - runnable.len()) as u64;
-            let _running = step(k, reference_time);
-            match verify::solve(&mut *set[k], &batch) {
-                Ok(got) => {
-                    for (j, &i) in runnable.iter().enumerate() {
-                        if w.same(&expected[i], &got[j]) {
-                            tally.agreed += 1;
-                        } else if tally.failure.is_none() {
-                            tally.failure = Some(chunk[i].clone());
-                        }
-                    }
-                }
-                Err(_) => {
-                    let (j, _) = first_panic(&mut *set[k], &batch);
-                    tally.failure = Some(chunk[runnable[j]].clone());
-                }
-            }
-            tally
-        })
-        .collect();
-    Ok(tallies)
-}
-
-/// The first of `inputs` on which `solver` panics, solved one at a time,
-/// with the panic's message (the batch as a whole is known to panic).
-fn first_panic<I: Clone, O: Clone + Default>(
-    solver: &mut dyn Solve<I, O>,
-    inputs: &[I],
-) -> (usize, String) {
-    inputs
-        .iter()
-        .enumerate()
-        .find_map(|(i, input)| {
-            Some((
-                i,
-                verify::solve(&mut *solver, std::slice::from_ref(input)).err()?,
-            ))
-        })
-        .unwrap_or_else(|| (0, "panicked on the batch but on no input alone".to_owned()))
-}
-
-/// A solver's answer to one input as the report prints it: the formatted
-/// output, or the panic.
-fn answer<W: Workload + ?Sized>(
-    w: &W,
-    variant: &str,
-    solver: &mut dyn Solve<W::Input, W::Output>,
-    input: &W::Input,
-) -> String {
-    let _running = one_input(w, variant, input);
-    match verify::solve(solver, std::slice::from_ref(input)) {
-        Ok(out) => w.format_output(&out[0]),
-        Err(panic) => panic,
-    }
-}
-
-/// Greedily shrinks a failing input while the two solvers still disagree.
-fn minimise<W: Workload + ?Sized>(
-    w: &W,
-    [reference_name, variant_name]: [&str; 2],
-    reference: &mut dyn Solve<W::Input, W::Output>,
-    variant: &mut dyn Solve<W::Input, W::Output>,
-    mut input: W::Input,
-) -> W::Input {
-    let one = |name: &str, solver: &mut dyn Solve<W::Input, W::Output>, i: &W::Input| {
-        let _running = one_input(w, name, i);
-        verify::solve(solver, std::slice::from_ref(i)).map(|mut out| out.remove(0))
-    };
-    // A panic of the variant disagrees; one of the reference says nothing.
-    let mut disagrees = |i: &W::Input| match (
-        one(reference_name, &mut *reference, i),
-        one(variant_name, &mut *variant, i),
-    ) {
-        (Ok(expected), Ok(got)) => !w.same(&expected, &got),
-        (Ok(_), Err(_)) => true,
-        (Err(_), _) => false,
-    };
-    for _ in 0..SHRINK_LIMIT {
-        match w.shrink(&input).into_iter().find(|c| disagrees(c)) {
-            Some(smaller) => input = smaller,
-            None => break,
-        }
-    }
-    input
-}
-
-/// Announces `variant` running on the one input `input` (a step of its
-/// own while a disagreement is minimised).
-fn one_input<W: Workload + ?Sized>(w: &W, variant: &str, input: &W::Input) -> beacon::Running {
-    beacon::begin(|| {
-        let lines = vec![w.format_input(input)];
-        Step::new(variant, Batch::Lines { lines }, Duration::ZERO)
-    })
 }
