@@ -11,10 +11,11 @@
 //! On a busy machine a sample may lose the core. The measuring thread is
 //! pinned to the least busy core (or `--core`), every timed piece is
 //! watched ([`crate::disturb`]) and one that was disturbed is taken again
-//! (up to [`RETRIES`](sample::RETRIES) times, where it is short); a batch longer than a sample is timed in
-//! windows ([`crate::shape`]) that together make one pass over it, so a
-//! sample still means the whole batch's time per element. Each record
-//! carries how many pieces were set aside.
+//! (up to [`RETRIES`](sample::RETRIES) times, where it is short); a batch
+//! longer than a sample is timed in windows ([`crate::shape`]) that
+//! together make one pass over it, so a sample still means the whole
+//! batch's time per element. Each record carries how many pieces were set
+//! aside.
 //!
 //! Each verification and each measuring round is announced as a step
 //! ([`crate::fault::beacon`]) with the time it is expected to take, so a
