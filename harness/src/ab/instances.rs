@@ -18,8 +18,10 @@
 //! where that takes more than a quarter of a slice, the processes are
 //! kept from then on.
 
+use super::answers::Batch;
+use super::build::Build;
 use super::pairs::{Budget, Measured, Pairing, Side, Stop};
-use super::{Batch, Build, Planned};
+use super::plan::Planned;
 use crate::error::Error;
 use crate::serve::{Answers, Request};
 use reports::interval::Interval;

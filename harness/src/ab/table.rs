@@ -1,6 +1,7 @@
 //! What `ab` prints: one row per (record, metric) with its verdict, as an
 //! aligned table, Markdown or JSON, and the exit the verdicts call for.
 
+use super::plan::Planned;
 use crate::attribution::Attribution;
 use crate::error::Error;
 use crate::revision::Side;
@@ -74,7 +75,7 @@ pub struct Row {
 }
 
 impl Row {
-    pub(super) fn new(p: &super::Planned, metric: &str, unit: &str) -> Row {
+    pub(super) fn new(p: &Planned, metric: &str, unit: &str) -> Row {
         Row {
             workload: p.workload.clone(),
             variant: p.variant.clone(),

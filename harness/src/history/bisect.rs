@@ -105,7 +105,7 @@ pub fn run(
     let line = super::commits(builder, COMMAND, &format!("{good_sha}..{bad_sha}"))?;
     let threshold_pct = options
         .threshold_pct
-        .unwrap_or_else(|| ab::default_threshold_ab(options.metric));
+        .unwrap_or_else(|| reports::thresholds::paired(options.metric));
     let mut probe = Prober::new(builder, options, good.clone(), threshold_pct)?;
     on_probe(&probe.reference);
     let mut probes = Vec::new();
