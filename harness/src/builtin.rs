@@ -10,7 +10,7 @@ pub mod components;
 pub mod connectx;
 pub mod meteor;
 
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
 
 /// The suite's workloads, one line each.
 pub static WORKLOADS: &[&dyn DynWorkload] = &[

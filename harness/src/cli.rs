@@ -5,8 +5,8 @@
 //! check or gate failed, 2 bad usage or input.
 
 use crate::cmd;
+use crate::dyn_workload::DynWorkload;
 use crate::entry::{Origin, Suite};
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::out::StdoutClosed;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -6,7 +6,7 @@
 //! [`main!`](crate::main!), which captures them with `env!` at the user's
 //! compile time and hands them, with the workloads, to [`cli::main`](crate::cli::main).
 
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
 use crate::error::Error;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //! caller and formatted here (three significant digits at any size, see
 //! [`reports::numbers`]). Below the commands, so an engine may print one.
 
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
 use crate::{out, outln};
 use reports::Record;
 use reports::numbers::{self, byte_rate, sig3};

@@ -17,10 +17,10 @@
 //! exclusion costs the work done before the fault again, once per
 //! faulting variant; a clean run costs one process start per workload.
 
-use crate::bench::BenchOptions;
-use crate::check::{CheckOptions, CheckReport};
+use crate::dyn_workload::DynWorkload;
+use crate::engine::bench::BenchOptions;
+use crate::engine::check::{CheckOptions, CheckReport};
 use crate::entry::Suite;
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::fault::beacon::{Batch, Step};
 use crate::fault::probe::Prober;
@@ -114,7 +114,7 @@ fn work(w: &dyn DynWorkload, job: Job) -> Result<Reply, Error> {
             input_file,
             format,
             force,
-        } => Reply::Solve(w.solve_text(&crate::solve::SolveRequest {
+        } => Reply::Solve(w.solve_text(&crate::engine::solve::SolveRequest {
             variant: &variant,
             inputs: &inputs,
             input_file: input_file.as_deref(),
@@ -322,7 +322,7 @@ pub(crate) fn count_cases(
 /// it takes).
 pub(crate) fn solve(
     w: &dyn DynWorkload,
-    request: &crate::solve::SolveRequest<'_>,
+    request: &crate::engine::solve::SolveRequest<'_>,
     timeout: Option<Duration>,
 ) -> Result<Vec<String>, Error> {
     if !isolating() {

@@ -21,8 +21,8 @@
 #[cfg(feature = "suite")]
 pub mod builtin;
 pub mod cli;
+mod dyn_workload;
 mod entry;
-mod erased;
 mod error;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
@@ -30,8 +30,8 @@ mod sets;
 mod shrink;
 mod workload;
 
+pub use dyn_workload::DynWorkload;
 pub use entry::{Origin, Suite, SuiteError};
-pub use erased::DynWorkload;
 pub use error::Error;
 pub use sets::{InputSet, Member};
 pub use shrink::Shrink;
@@ -46,9 +46,7 @@ pub use cmd::fuzz::record_paths;
 // drive directly: separate crates, so public, but hidden from the docs
 // because they are not API.
 #[doc(hidden)]
-pub mod batch;
-#[doc(hidden)]
-pub mod check;
+pub use engine::{batch, check};
 #[cfg(feature = "count")]
 #[doc(hidden)]
 pub mod counting;
@@ -56,10 +54,10 @@ pub mod counting;
 // Everything else is the crate's own.
 mod ab;
 mod attribution;
-mod bench;
 mod cmd;
 mod cores;
 mod disturb;
+mod engine;
 mod fault;
 mod features;
 mod fuzz_replay;
@@ -73,10 +71,7 @@ mod out;
 mod progress;
 mod repro;
 mod revision;
-mod serve;
+mod sampling;
 mod setup;
-mod shape;
-mod solve;
 mod stats;
 mod verdict;
-mod verify;

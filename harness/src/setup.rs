@@ -9,10 +9,10 @@
 //! warm runs, and prints them; the parent keeps one [`Metric::Setup`]
 //! record per variant (unit `ns/start`, one sample per process).
 
-use crate::batch::{BatchError, BatchRequest};
-use crate::bench::BenchOptions;
+use crate::dyn_workload::DynWorkload;
+use crate::engine::batch::{BatchError, BatchRequest};
+use crate::engine::bench::BenchOptions;
 use crate::entry::Suite;
-use crate::erased::DynWorkload;
 use crate::grid;
 use crate::machine;
 use crate::outln;

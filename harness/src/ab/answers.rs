@@ -6,9 +6,9 @@
 use super::build::Build;
 use super::oneshot;
 use super::plan::Planned;
+use crate::engine::serve::{Answers, Lines, Request};
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::serve::{Answers, Lines, Request};
 use reports::compare::Verdict;
 use std::path::Path;
 

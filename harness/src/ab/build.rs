@@ -3,8 +3,8 @@
 //! crash or a hang.
 
 use super::child::Child;
+use crate::engine::serve::{Hello, Request};
 use crate::revision::Side;
-use crate::serve::{Hello, Request};
 use std::path::Path;
 use std::time::Duration;
 

@@ -10,9 +10,9 @@
 //! or misses it leaves its [`Fault`] (the signal and the end of its
 //! stderr, or the hang) for `ab` to investigate.
 
+use crate::engine::serve::{Failure, Request};
 use crate::error::Error;
 use crate::fault::Fault;
-use crate::serve::{Failure, Request};
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -22,8 +22,8 @@ use super::answers::Batch;
 use super::build::Build;
 use super::pairs::{Budget, Measured, Pairing, Side, Stop};
 use super::plan::Planned;
+use crate::engine::serve::{Answers, Request};
 use crate::error::Error;
-use crate::serve::{Answers, Request};
 use reports::interval::Interval;
 use std::time::Instant;
 

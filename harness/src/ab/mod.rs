@@ -2,7 +2,7 @@
 //!
 //! Two runs of `bench` minutes apart differ by the host's drift, which
 //! hides a 1 % change. Here both builds run side by side as serve-mode
-//! children ([`crate::serve`]); the driver gets every record's inputs once,
+//! children ([`crate::engine::serve`]); the driver gets every record's inputs once,
 //! sends the same text to both, compares their answers (a difference is a
 //! verdict of its own, "broke"), then alternates single samples and judges
 //! the paired ratios (a sign test, see `stats.rs`). Instruction counts of

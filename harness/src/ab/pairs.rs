@@ -14,7 +14,7 @@
 //!   [`TARGET_SAMPLE`], however long the batch: where one run of the batch
 //!   is longer, a sample times a window of it (builds of protocol 2; the
 //!   windows take turns, the same window for both sides of a pair). When
-//!   many pairs are set aside, samples are halved ([`crate::shape`]).
+//!   many pairs are set aside, samples are halved ([`crate::sampling`]).
 //! - **The pairs spread wide** (the host's other tenants, which leave no
 //!   trace in the machine). The budget is time, not a count fixed from a
 //!   warm-up a preemption can spoil; once it is spent, measuring goes on,
@@ -27,9 +27,9 @@
 use super::child::Child;
 use super::stats;
 use crate::disturb;
+use crate::engine::serve::{Request, Sample, Window};
 use crate::error::Error;
-use crate::serve::{Request, Sample, Window};
-use crate::shape::{Shape, Sizer};
+use crate::sampling::{Shape, Sizer};
 use std::time::{Duration, Instant};
 
 /// How long one sample should take.

@@ -4,9 +4,9 @@
 use super::build::Build;
 use super::options::Options;
 use crate::attribution;
+use crate::engine::serve::HelloWorkload;
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::serve::HelloWorkload;
 
 /// One (workload, variant, input set) to compare.
 #[derive(Clone, Debug)]

@@ -1,8 +1,8 @@
 //! `bitbench bench`: verify, time, print the table, write the results file.
 
-use crate::bench::BenchOptions;
+use crate::dyn_workload::DynWorkload;
+use crate::engine::bench::BenchOptions;
 use crate::entry::Suite;
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::machine::{self, MachineArg};

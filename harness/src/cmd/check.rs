@@ -1,9 +1,9 @@
 //! `bitbench check`: run every variant against the oracle and report,
 //! each workload in a watched child ([`crate::fault`]).
 
-use crate::check::{CheckOptions, CheckReport};
+use crate::dyn_workload::DynWorkload;
+use crate::engine::check::{CheckOptions, CheckReport};
 use crate::entry::Suite;
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::outln;

@@ -8,8 +8,8 @@
 //! (AVX-512) are recorded as not countable, with the reason.
 
 use crate::counting::{self, CountPlan, Summary};
+use crate::dyn_workload::DynWorkload;
 use crate::entry::Suite;
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::levels::NO_AVX512;

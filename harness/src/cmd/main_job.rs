@@ -7,8 +7,8 @@
 //! times a wrong answer, and the report shows it); the job fails at the
 //! end, naming the check's failures and the wrong, crashed or hung records.
 
-use crate::bench::BenchOptions;
-use crate::check::CheckOptions;
+use crate::engine::bench::BenchOptions;
+use crate::engine::check::CheckOptions;
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::fault::TimeoutArg;

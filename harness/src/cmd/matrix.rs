@@ -9,8 +9,8 @@
 //! Levels this CPU cannot run, and counts valgrind cannot take, are
 //! recorded as skipped with the reason rather than left out.
 
+use crate::dyn_workload::DynWorkload;
 use crate::entry::{Origin, Suite};
-use crate::erased::DynWorkload;
 use crate::error::Error;
 use crate::levels;
 use crate::machine::{self, MachineArg};

@@ -1,11 +1,11 @@
 //! `bitbench serve`, hidden: the loop a build kept warm by `ab` runs,
 //! one JSON request a line on stdin, one JSON response a line on stdout.
-//! The protocol and the loaded batch are in `crate::serve`; this is the
+//! The protocol and the loaded batch are in `crate::engine::serve`; this is the
 //! command-level part that looks workloads up in the suite.
 
+use crate::engine::serve::{Failure, Hello, Lines, Loaded, PROTOCOL, Request};
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::serve::{Failure, Hello, Lines, Loaded, PROTOCOL, Request};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 

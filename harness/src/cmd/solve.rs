@@ -1,10 +1,10 @@
 //! `bitbench solve`: answer inputs given on the command line or in a file.
 
+use crate::engine::solve::SolveRequest;
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::outln;
-use crate::solve::SolveRequest;
 use std::sync::mpsc;
 use std::time::Duration;
 

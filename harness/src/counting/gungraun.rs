@@ -6,7 +6,7 @@
 //! module whose `main` [`bench_main`] and [`gungraun_entry`] call.
 
 use super::{CountOptions, CountPlan, DEFAULT_MAX_BATCH, PLAN_ENV, mark_unrunnable, plan};
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
 use crate::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -25,8 +25,8 @@ pub use summary::{Cache, Summary, metrics, parse_summaries, profiles, records};
 pub use tools::{GUNGRAUN_VERSION, INSTALL_HINT, check_tools};
 pub use under_valgrind::{mark_unrunnable, not_countable, unavailable_here, valgrind_availability};
 
-use crate::batch::{BatchError, BatchRequest, PreparedBatch};
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
+use crate::engine::batch::{BatchError, BatchRequest, PreparedBatch};
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

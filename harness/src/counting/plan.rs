@@ -4,8 +4,8 @@
 //! with its reason instead.
 
 use super::{CountCase, QUICK, unavailable_here};
-use crate::batch::{BatchError, BatchRequest};
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
+use crate::engine::batch::{BatchError, BatchRequest};
 use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::{self, Batch, Step};

@@ -3,7 +3,7 @@
 //! records, and the callgrind profiles it leaves in its home directory.
 
 use super::CountCase;
-use crate::erased::DynWorkload;
+use crate::dyn_workload::DynWorkload;
 use reports::{Metric, Record, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

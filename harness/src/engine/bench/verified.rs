@@ -2,13 +2,13 @@
 //! compared with the reference; a variant not run or wrong gets its
 //! record here and is never timed, one that passes waits for the rounds.
 
+use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::Batch;
 use crate::machine;
-use crate::shape::Sizer;
+use crate::sampling::Sizer;
 use crate::stats;
-use crate::verify::{self, build_solver};
 use crate::workload::{Solve, VariantInfo, Workload};
 use reports::{Disturbance, Metric, Record, Status, interval};
 use std::time::{Duration, Instant};

@@ -9,8 +9,8 @@
 //! and the loaded batch; the loop answering stdin is `cmd::serve`.
 
 use crate::disturb::{Observed, Watch};
+use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
-use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;

@@ -2,9 +2,9 @@
 //! how many inputs each agreed on and its first disagreement.
 
 use super::pool::{Pool, Solver};
+use crate::engine::verify;
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
-use crate::verify;
 use crate::workload::{Solve, Workload};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};

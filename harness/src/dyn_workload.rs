@@ -13,19 +13,19 @@ use crate::workload::Workload;
 /// [`cli::main`](crate::cli::main) takes a list of. `&MY_WORKLOAD` is one
 /// for every type implementing [`Workload`]; nothing else implements it
 /// (it is sealed), and it has no methods of its own.
-pub trait DynWorkload: engine::Engine {}
+pub trait DynWorkload: sealed::Engine {}
 
 impl<W: Workload> DynWorkload for W {}
 
 /// Private, so no other crate can name, implement or import it.
-mod engine {
-    use crate::batch::{self, BatchError, BatchRequest, PreparedBatch};
-    use crate::bench::{self, BenchOptions};
-    use crate::check::{self, CheckOptions, CheckReport};
+mod sealed {
+    use crate::engine::batch::{self, BatchError, BatchRequest, PreparedBatch};
+    use crate::engine::bench::{self, BenchOptions};
+    use crate::engine::check::{self, CheckOptions, CheckReport};
+    use crate::engine::serve;
+    use crate::engine::solve::{self, SolveRequest};
     use crate::error::Error;
-    use crate::serve;
     use crate::sets::{self, InputSet};
-    use crate::solve::{self, SolveRequest};
     use crate::workload::{VariantInfo, Workload};
     use reports::{Parameter, Record};
 

@@ -4,7 +4,7 @@
 //! runs between a piece's start and stop.
 
 use crate::disturb::Watch;
-use crate::shape::Sizer;
+use crate::sampling::Sizer;
 use crate::workload::Solve;
 use reports::Disturbance;
 use std::hint::black_box;
@@ -77,7 +77,7 @@ pub struct Timed<'a, I> {
 
 /// Times `solver` on `batch`: returns nanoseconds per element, one per
 /// sample. A sample is `reps` runs of the whole batch, or one pass over
-/// it in windows, each window timed on its own (see [`crate::shape`]);
+/// it in windows, each window timed on its own (see [`crate::sampling`]);
 /// a disturbed piece is taken again, up to [`RETRIES`] times, and
 /// counted in `disturbance`.
 ///

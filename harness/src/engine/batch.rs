@@ -8,10 +8,10 @@
 //! variant against the reference first when asked, as `bench` does
 //! (one implementation of verification serves both).
 
+use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::beacon::Batch;
 use crate::sets;
-use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

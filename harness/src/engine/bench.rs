@@ -12,7 +12,7 @@
 //! pinned to the least busy core (or `--core`), every timed piece is
 //! watched ([`crate::disturb`]) and one that was disturbed is taken again
 //! (up to [`RETRIES`](sample::RETRIES) times, where it is short); a batch
-//! longer than a sample is timed in windows ([`crate::shape`]) that
+//! longer than a sample is timed in windows ([`crate::sampling`]) that
 //! together make one pass over it, so a sample still means the whole
 //! batch's time per element. Each record carries how many pieces were set
 //! aside.
@@ -29,12 +29,12 @@
 mod sample;
 mod verified;
 
+use crate::engine::verify::build_solver;
 use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::progress;
 use crate::sets;
-use crate::verify::build_solver;
 use crate::workload::{VariantInfo, Workload};
 use reports::Record;
 use sample::{Budget, Timed, measure};

@@ -6,10 +6,10 @@
 //! Only where the model estimates it would practically never finish does
 //! `solve` print the estimate and ask for `--force`.
 
+use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::sets;
-use crate::verify::{self, build_solver};
 use crate::workload::Workload;
 
 /// What `solve` should answer, and how.

@@ -1,8 +1,8 @@
 //! A disagreement made small: the input shrunk while the variant and its
 //! reference still disagree, and each one's answer to it.
 
+use crate::engine::verify;
 use crate::fault::beacon::{self, Batch, Step};
-use crate::verify;
 use crate::workload::{Solve, Workload};
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The solvers the parallel passes share, a whole set per work unit.
 
+use crate::engine::verify::build_solver;
 use crate::error::Error;
-use crate::verify::build_solver;
 use crate::workload::{Solve, Workload};
 use std::sync::{Mutex, PoisonError};
 

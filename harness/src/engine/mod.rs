@@ -1,0 +1,18 @@
+//! The engines: the work itself, run in process on one workload, generic
+//! over its [`Workload`](crate::Workload).
+//!
+//! [`verify`] compares a variant's answers with the oracle's, [`check`]
+//! is the differential check with its shrinking, [`bench`] times each
+//! variant on each set, [`batch`] prepares one batch for `cargo bench`,
+//! [`solve`] answers given inputs and [`serve`] answers `ab`'s requests.
+//! Each announces the batches of user code it runs on the beacon of
+//! [`crate::fault`], and none knows the type-erased workload above it
+//! ([`crate::dyn_workload`]), the runner that isolates it
+//! ([`crate::isolated`]) or the commands.
+
+pub mod batch;
+pub mod bench;
+pub mod check;
+pub mod serve;
+pub mod solve;
+pub mod verify;
