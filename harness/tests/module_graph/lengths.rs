@@ -76,6 +76,25 @@ struct Lengths {
 }
 
 impl Lengths {
+    /// Records a function with a body unless it is a test; whether it was
+    /// (so its body is visited for nested functions).
+    fn function(
+        &mut self,
+        attrs: &[syn::Attribute],
+        sig: &syn::Signature,
+        body: &syn::Block,
+    ) -> bool {
+        if is_test(attrs) {
+            return false;
+        }
+        self.record(
+            &sig.ident,
+            sig.fn_token.span(),
+            body.brace_token.span.close(),
+        );
+        true
+    }
+
     fn record(&mut self, name: &syn::Ident, from: proc_macro2::Span, to: proc_macro2::Span) {
         let name = match &self.within {
             Some(ty) => format!("{ty}::{name}"),
@@ -86,16 +105,19 @@ impl Lengths {
     }
 }
 
-/// `#[test]`, or `#[cfg(test)]` (also inside `all(…)`).
+/// `#[test]`, or `#[cfg(test)]` (also inside `all(…)`, but not `not(test)`).
 fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("test")
             || (a.path().is_ident("cfg")
                 && a.meta.require_list().is_ok_and(|l| {
-                    l.tokens
+                    let words: Vec<String> = l
+                        .tokens
                         .to_string()
                         .split(|c: char| !c.is_alphanumeric())
-                        .any(|w| w == "test")
+                        .map(str::to_owned)
+                        .collect();
+                    words.iter().any(|w| w == "test") && !words.iter().any(|w| w == "not")
                 }))
     })
 }
@@ -108,15 +130,9 @@ impl<'ast> Visit<'ast> for Lengths {
     }
 
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        if is_test(&f.attrs) {
-            return;
+        if self.function(&f.attrs, &f.sig, &f.block) {
+            syn::visit::visit_item_fn(self, f);
         }
-        self.record(
-            &f.sig.ident,
-            f.sig.fn_token.span(),
-            f.block.brace_token.span.close(),
-        );
-        syn::visit::visit_item_fn(self, f);
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
@@ -136,15 +152,9 @@ impl<'ast> Visit<'ast> for Lengths {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if is_test(&f.attrs) {
-            return;
+        if self.function(&f.attrs, &f.sig, &f.block) {
+            syn::visit::visit_impl_item_fn(self, f);
         }
-        self.record(
-            &f.sig.ident,
-            f.sig.fn_token.span(),
-            f.block.brace_token.span.close(),
-        );
-        syn::visit::visit_impl_item_fn(self, f);
     }
 
     fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
