@@ -24,6 +24,23 @@ pub fn sig3(value: f64) -> String {
     format!("{value:.decimals$}")
 }
 
+/// A ratio (a speedup, an interval's bound) with two significant figures,
+/// more only where its whole part has more digits: `53`, `7.0`, `1.1`,
+/// `0.032`. A tenth or a hundredth would print a 0.032× speedup as
+/// `0.0×`.
+pub fn ratio(value: f64) -> String {
+    let a = value.abs();
+    let decimals = if !a.is_finite() || a >= 10.0 {
+        0
+    } else if a >= 1.0 || a == 0.0 {
+        1
+    } else {
+        // 0.032: the first digit two places after the point, so 3 decimals.
+        (1 - a.log10().floor() as i32).clamp(1, 15) as usize
+    };
+    format!("{value:.decimals$}")
+}
+
 /// The unit that reads best for `ns` nanoseconds: its size in
 /// nanoseconds and its symbol (picoseconds below 1 ns).
 pub fn time_unit(ns: f64) -> (f64, &'static str) {
@@ -70,6 +87,22 @@ pub fn byte_rate(ns_per_byte: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_keep_two_significant_figures() {
+        let cases = [
+            (0.032, "0.032"),
+            (0.5, "0.50"),
+            (1.06, "1.1"),
+            (7.0, "7.0"),
+            (53.3, "53"),
+            (123.4, "123"),
+            (0.0, "0.0"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(ratio(v), want, "{v}");
+        }
+    }
 
     #[test]
     fn three_significant_digits_at_any_size() {

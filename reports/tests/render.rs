@@ -380,7 +380,7 @@ fn summary_names_the_fastest_variant_per_workload() {
     );
     // swar vs naive only where both were timed (official): 8e6 / 1.5e5.
     assert!(
-        line("cephalopod").contains("swar: 53.3× (no interval: too few samples) over naive"),
+        line("cephalopod").contains("swar: 53× (no interval: too few samples) over naive"),
         "{text}"
     );
     assert!(

@@ -8,6 +8,7 @@ use crate::fault::TimeoutArg;
 use crate::machine::{self, MachineArg};
 use crate::outln;
 use reports::disturbance::Purpose;
+use reports::numbers::ratio;
 use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -313,10 +314,10 @@ impl Grids<'_> {
         };
         crate::grid::print_grid(&title, self.sets, self.variants, 16, |v, set| {
             match (self.ok_time(base, set), self.ok_time(v, set)) {
-                (Some(b), Some(t)) if t > 0.0 && v == base => format!("{:.1}×", b / t),
+                (Some(b), Some(t)) if t > 0.0 && v == base => format!("{}×", ratio(b / t)),
                 (Some(b), Some(t)) if t > 0.0 => match self.speedup_interval(base, v, set) {
-                    Some(i) => format!("{:.1}× ({:.2}–{:.2})", b / t, i.low, i.high),
-                    None => format!("{:.1}×", b / t),
+                    Some(i) => format!("{}× ({}–{})", ratio(b / t), ratio(i.low), ratio(i.high)),
+                    None => format!("{}×", ratio(b / t)),
                 },
                 _ => "-".to_owned(),
             }

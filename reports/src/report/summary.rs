@@ -7,6 +7,7 @@ use super::doubts::time_concern;
 use crate::dataset::WorkloadView;
 use crate::disturbance::Limits;
 use crate::interval::{self, Interval};
+use crate::numbers::ratio;
 use crate::plan::ns;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record, Status};
@@ -45,12 +46,16 @@ pub(crate) struct Fastest {
     pub compared: usize,
     /// Headline input sets (per build) where the variant was timed.
     pub timed: usize,
+    /// The runner-up, when its total time's range overlaps this one's:
+    /// which of the two is faster is not known.
+    pub tied_with: Option<String>,
 }
 
 impl SummaryRow {
-    /// The summary's "fastest" cell, e.g. `swar: 12.9× over naive-bfs`, with
-    /// the share of input sets the speedup rests on when the oracle was
-    /// skipped on some.
+    /// The summary's "fastest" cell, e.g. `swar: 13× over naive-bfs`, with
+    /// the runner-up it ties with when their times overlap (`swar (tie with
+    /// simd): …`), and the share of input sets the speedup rests on when
+    /// the oracle was skipped on some.
     pub(crate) fn fastest_text(&self) -> String {
         let oracle = &self.oracle;
         match &self.fastest {
@@ -60,14 +65,22 @@ impl SummaryRow {
                 Some(s) => {
                     let interval = f.interval.map_or_else(
                         || " (no interval: too few samples)".to_owned(),
-                        |i| format!(" ({:.2}–{:.2})", i.low, i.high),
+                        |i| format!(" ({}–{})", ratio(i.low), ratio(i.high)),
                     );
                     let share = if f.compared == f.timed {
                         String::new()
                     } else {
                         format!(" (on the {} of {} sets {oracle} ran)", f.compared, f.timed)
                     };
-                    format!("{}: {s:.1}×{interval} over {oracle}{share}", f.variant)
+                    let tie = f
+                        .tied_with
+                        .as_ref()
+                        .map_or_else(String::new, |other| format!(" (tie with {other})"));
+                    format!(
+                        "{}{tie}: {}×{interval} over {oracle}{share}",
+                        f.variant,
+                        ratio(s)
+                    )
                 }
             },
         }
@@ -122,27 +135,50 @@ pub(super) fn summary_row(view: &WorkloadView<'_>, limits: Limits) -> SummaryRow
     let total = |t: &[((&str, usize), f64)]| -> f64 {
         t.iter().filter(|(k, _)| shared(k)).map(|(_, ns)| ns).sum()
     };
-    let fastest = candidates
-        .iter()
-        .min_by(|a, b| total(&a.1).total_cmp(&total(&b.1)))
-        .map(|(v, t)| {
-            let pairs: Vec<(&Record, &Record)> = t
-                .iter()
-                .filter_map(|((set, group), _)| {
-                    let base = view.find(&oracle, set, *group, Metric::Time)?;
-                    ns(base)?;
-                    Some((base, view.find(v, set, *group, Metric::Time)?))
-                })
-                .collect();
-            let ratios = pairs.iter().filter_map(|(b, r)| Some(ns(b)? / ns(r)?));
-            Fastest {
-                variant: (*v).clone(),
-                speedup: geomean(ratios),
-                interval: geomean_interval(&view.name, &pairs),
-                compared: pairs.len(),
-                timed: t.len(),
-            }
-        });
+    // The range of a variant's total: each record's 95 % interval, or its
+    // samples' range where it has too few samples for one.
+    let band = |v: &str, t: &[((&str, usize), f64)]| -> (f64, f64) {
+        t.iter()
+            .filter(|(k, _)| shared(k))
+            .fold((0.0, 0.0), |(lo, hi), ((set, group), median)| {
+                let record = view.find(v, set, *group, Metric::Time);
+                let (l, h) = match record.filter(|r| r.median > 0.0) {
+                    Some(r) => {
+                        let (l, h) = r.interval.map_or((r.min, r.max), |i| (i.low, i.high));
+                        (l * median / r.median, h * median / r.median)
+                    }
+                    None => (*median, *median),
+                };
+                (lo + l, hi + h)
+            })
+    };
+    let mut ranked: Vec<_> = candidates.iter().collect();
+    ranked.sort_by(|a, b| total(&a.1).total_cmp(&total(&b.1)));
+    let tied_with = match ranked.as_slice() {
+        [(first, t1), (second, t2), ..] if band(first, t1).1 >= band(second, t2).0 => {
+            Some((*second).clone())
+        }
+        _ => None,
+    };
+    let fastest = ranked.first().map(|(v, t)| {
+        let pairs: Vec<(&Record, &Record)> = t
+            .iter()
+            .filter_map(|((set, group), _)| {
+                let base = view.find(&oracle, set, *group, Metric::Time)?;
+                ns(base)?;
+                Some((base, view.find(v, set, *group, Metric::Time)?))
+            })
+            .collect();
+        let ratios = pairs.iter().filter_map(|(b, r)| Some(ns(b)? / ns(r)?));
+        Fastest {
+            variant: (*v).clone(),
+            speedup: geomean(ratios),
+            interval: geomean_interval(&view.name, &pairs),
+            compared: pairs.len(),
+            timed: t.len(),
+            tied_with,
+        }
+    });
     let count = |s: Status| view.entries.iter().filter(|e| e.record.status == s).count();
     SummaryRow {
         workload: view.name.clone(),
