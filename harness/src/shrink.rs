@@ -3,9 +3,14 @@
 //!
 //! [`Workload::shrink`](crate::Workload::shrink) cannot see whether an
 //! input type has a shrinker (that would need a bound every input type
-//! meets), so an adapter whose input is an integer, an array, a `Vec` or a
-//! tuple of these forwards to [`Shrink`] in one line. Integers lose bits
-//! one at a time, which takes a bitboard down to the cells that matter.
+//! meets), so an adapter whose input is an integer, a `bool`, a `char`, a
+//! `String`, an array, a `Vec`, an `Option` or a tuple of these forwards to
+//! [`Shrink`] in one line. Integers lose bits one at a time, which takes a
+//! bitboard down to the cells that matter; text loses characters, then the
+//! ones left become `'a'` or `'0'`.
+
+use std::collections::HashSet;
+use std::iter;
 
 /// Values one step simpler than `self`, for greedy minimisation: `check`
 /// keeps the first candidate that still fails and asks again, until none
@@ -16,12 +21,16 @@
 ///
 /// // Clear everything, then each set bit, then halve, then step down.
 /// assert_eq!(0b1010u8.shrink(), [0, 0b0010, 0b1000, 0b0101, 0b1001]);
+/// // Empty, then shorter, then each character simpler.
+/// assert_eq!("ab".to_owned().shrink(), ["", "b", "a", "aa"]);
+/// assert_eq!(Some(3u8).shrink(), [None, Some(0), Some(1), Some(2)]);
 /// // An adapter's one line (its input being `[u64; 4]`, say):
 /// // fn shrink(&self, input: &[u64; 4]) -> Vec<[u64; 4]> { input.shrink() }
 /// ```
 pub trait Shrink: Clone {
     /// Candidates one step simpler, the boldest first; empty when `self`
-    /// is as simple as the type gets (zero, `false`, empty).
+    /// is as simple as the type gets (zero, `false`, `'a'`, `'0'`, empty,
+    /// `None`).
     fn shrink(&self) -> Vec<Self>;
 }
 
@@ -82,6 +91,49 @@ signed!(i8, i16, i32, i64, i128, isize);
 impl Shrink for bool {
     fn shrink(&self) -> Vec<Self> {
         if *self { vec![false] } else { Vec::new() }
+    }
+}
+
+/// A digit becomes `'0'`, any other character `'a'`: one candidate, none
+/// for `'0'` and `'a'` themselves.
+impl Shrink for char {
+    fn shrink(&self) -> Vec<Self> {
+        let simplest = if self.is_ascii_digit() { '0' } else { 'a' };
+        if *self == simplest {
+            Vec::new()
+        } else {
+            vec![simplest]
+        }
+    }
+}
+
+/// The empty string, then the `Vec<char>` steps without repeats: each
+/// half, each character removed, each character simpler (see `char`).
+/// Every step shortens the text or makes one more character `'a'` or `'0'`,
+/// so greedy minimisation ends.
+impl Shrink for String {
+    fn shrink(&self) -> Vec<Self> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        let chars: Vec<char> = self.chars().collect();
+        let mut seen = HashSet::new();
+        iter::once(String::new())
+            .chain(chars.shrink().into_iter().map(String::from_iter))
+            .filter(|c| seen.insert(c.clone()))
+            .collect()
+    }
+}
+
+/// `None`, then the value inside one step simpler.
+impl<T: Shrink> Shrink for Option<T> {
+    fn shrink(&self) -> Vec<Self> {
+        match self {
+            None => Vec::new(),
+            Some(x) => iter::once(None)
+                .chain(x.shrink().into_iter().map(Some))
+                .collect(),
+        }
     }
 }
 
@@ -174,6 +226,10 @@ mod tests {
         assert!(Vec::<u8>::new().shrink().is_empty());
         assert!([0u16; 3].shrink().is_empty());
         assert!((0u8, false).shrink().is_empty());
+        assert!('a'.shrink().is_empty());
+        assert!('0'.shrink().is_empty());
+        assert!(String::new().shrink().is_empty());
+        assert!(None::<u8>.shrink().is_empty());
     }
 
     #[test]
@@ -226,6 +282,70 @@ mod tests {
         assert_eq!(
             vec![7u8].shrink(),
             [vec![], vec![0], vec![3], vec![5], vec![6]]
+        );
+    }
+
+    #[test]
+    fn characters_become_a_or_0() {
+        assert_eq!('Z'.shrink(), ['a']);
+        assert_eq!('b'.shrink(), ['a']);
+        assert_eq!('é'.shrink(), ['a']);
+        assert_eq!(' '.shrink(), ['a']);
+        assert_eq!('7'.shrink(), ['0']);
+    }
+
+    #[test]
+    fn strings_lose_characters_then_simplify_them() {
+        let shrink = |s: &str| s.to_owned().shrink();
+        assert_eq!(shrink("a"), [""]);
+        assert_eq!(shrink("é"), ["", "a"]);
+        // Dropping either 'a' gives the same string, offered once.
+        assert_eq!(shrink("aa"), ["", "a"]);
+        assert_eq!(shrink("ab"), ["", "b", "a", "aa"]);
+        // The second half is also the first character removed.
+        assert_eq!(
+            shrink("x9 "),
+            ["", "x", "9 ", "x ", "x9", "a9 ", "x0 ", "x9a"]
+        );
+    }
+
+    #[test]
+    fn string_candidates_are_new_and_unique() {
+        for s in ["b", "hello world", "Zz00aa!!", "ünïcödé 42", "aaaa"] {
+            let candidates = s.to_owned().shrink();
+            assert!(!candidates.is_empty(), "{s:?}");
+            assert!(candidates.iter().all(|c| c != s), "{s:?}: {candidates:?}");
+            let unique: HashSet<_> = candidates.iter().collect();
+            assert_eq!(unique.len(), candidates.len(), "{s:?}: {candidates:?}");
+        }
+    }
+
+    #[test]
+    fn strings_reach_a_fixpoint() {
+        // Only the length matters: every character ends as 'a' or '0'.
+        let five = |s: &String| s.chars().count() == 5;
+        assert_eq!(minimise("Hi 9!".to_owned(), five), "aaa0a");
+        let needle = |s: &String| s.contains("ll");
+        assert_eq!(minimise("hello world".to_owned(), needle), "ll");
+    }
+
+    #[test]
+    fn options_shrink_to_none_then_inside() {
+        assert_eq!(Some(3u8).shrink(), [None, Some(0), Some(1), Some(2)]);
+        assert_eq!(Some(0u8).shrink(), [None]);
+        assert_eq!(Some(Some(false)).shrink(), [None, Some(None)]);
+        assert_eq!(
+            minimise(Some(1000u32), |x| x.is_some_and(|x| x >= 7)),
+            Some(7)
+        );
+    }
+
+    #[test]
+    fn text_and_a_number_shrink_together() {
+        let fails = |(text, n): &(String, u32)| text.contains('o') && *n >= 7;
+        assert_eq!(
+            minimise(("hello world".to_owned(), 1000u32), fails),
+            ("o".to_owned(), 7)
         );
     }
 
