@@ -391,6 +391,27 @@ fn summary_names_the_fastest_variant_per_workload() {
     );
 }
 
+/// Two variants whose times' ranges overlap tie: the summary names the
+/// runner-up beside the fastest rather than a winner that the next run may
+/// swap; apart, it names one.
+#[test]
+fn summary_says_tie_when_the_two_fastest_overlap() {
+    let summary_of = |runner_up: f64| {
+        let records = [("naive", 1000.0), ("a", 100.0), ("b", runner_up)]
+            .map(|(v, t)| rec("w", v, "s", "default", Metric::Time, "ns/input", t))
+            .to_vec();
+        bitbench_reports::summary(&[Source::new("run", "run.json", file(records))])
+    };
+    // Samples span 0.95 to 1.1 of the median: 95–110 against 98–113.
+    let close = summary_of(103.0);
+    assert!(close.contains("a (tie with b): 10× "), "{close}");
+    let apart = summary_of(150.0);
+    assert!(
+        apart.contains("a: 10× ") && !apart.contains("tie"),
+        "{apart}"
+    );
+}
+
 /// With samples kept per round, the summary's speedup carries its 95 %
 /// interval, which holds the point estimate.
 #[test]
