@@ -95,7 +95,7 @@ macro_rules! origin {
 ///         Ok((0..n).map(|_| (0..64).fold(0, |w, i| w | u64::from(bit()) << i)).collect())
 ///     }
 ///     fn parse_input(&self, text: &str) -> Result<u64, String> {
-///         text.parse().map_err(|e| format!("'{text}': {e}"))
+///         text.parse().map_err(|e| format!("{e}"))
 ///     }
 ///     fn format_input(&self, input: &u64) -> String { input.to_string() }
 ///     fn format_output(&self, output: &u8) -> String { output.to_string() }

@@ -193,7 +193,9 @@ pub trait Workload: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// Parses one input in the spec's text format; `Err` is one line.
+    /// Parses one input in the spec's text format; `Err` is one line
+    /// saying what is wrong. It need not quote the input: `solve` and
+    /// `check` print it before the reason (`input 'X': reason`).
     fn parse_input(&self, text: &str) -> Result<Self::Input, String>;
     /// Parses the contents of `--input-file`: by default one input a line,
     /// blank lines and `//` comments skipped (not `#`, which starts many

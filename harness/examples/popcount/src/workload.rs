@@ -61,7 +61,7 @@ impl Workload for PopcountWorkload {
     fn parse_input(&self, text: &str) -> Result<Vec<u64>, String> {
         let word = |w: &str| u64::from_str_radix(w.trim_start_matches("0x"), 16);
         let words = text.split_whitespace().map(word).collect::<Result<_, _>>();
-        words.map_err(|e| format!("'{text}': {e}"))
+        words.map_err(|e| format!("each word is hexadecimal: {e}"))
     }
     fn format_input(&self, input: &Vec<u64>) -> String {
         let words: Vec<String> = input.iter().map(|w| format!("{w:#x}")).collect();
