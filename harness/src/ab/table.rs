@@ -27,6 +27,15 @@ pub struct Row {
     pub a: Option<f64>,
     /// B's median.
     pub b: Option<f64>,
+    /// Paired time: the geometric mean of A's times over the pairs judged,
+    /// the column printed for A. Both sides' means run over the same
+    /// inputs, so the two columns agree with the change between them where
+    /// each side's median lands on whichever input sits in its middle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a_geomean: Option<f64>,
+    /// The same for B.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b_geomean: Option<f64>,
     /// `B ÷ A − 1` in percent (paired time: the median of the pairs' ratios).
     pub change_pct: Option<f64>,
     /// Its 95 % interval in percent.
@@ -84,6 +93,8 @@ impl Row {
             unit: unit.to_owned(),
             a: None,
             b: None,
+            a_geomean: None,
+            b_geomean: None,
             change_pct: None,
             interval_pct: None,
             p_value: None,
@@ -115,6 +126,8 @@ impl Row {
             // skipped) has no value to show, not 0.
             a: (r.base.status == reports::Status::Ok).then_some(r.base.median),
             b: (r.new.status == reports::Status::Ok).then_some(r.new.median),
+            a_geomean: None,
+            b_geomean: None,
             change_pct: r.change_pct,
             interval_pct: r.interval_pct,
             p_value: r.p_value,
@@ -157,8 +170,8 @@ impl Row {
             } else {
                 format!("{} ({})", self.metric, self.unit)
             },
-            value(self.a),
-            value(self.b),
+            value(self.a_geomean.or(self.a)),
+            value(self.b_geomean.or(self.b)),
             match (self.change_pct, self.interval_pct) {
                 (Some(c), Some(i)) => format!("{c:+.2}% ({:+.2}…{:+.2})", i.low, i.high),
                 (Some(c), None) => format!("{c:+.2}%"),

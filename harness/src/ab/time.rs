@@ -61,6 +61,10 @@ pub fn time(
     let kept: Vec<(f64, f64)> = shared.kept.iter().map(|&i| pairs[i]).collect();
     row.outliers = shared.set_aside;
     row.slow_mode = shared.slow.map(|s| s.describe(kept.len()));
+    (row.a_geomean, row.b_geomean) = (
+        geomean(kept.iter().map(|p| p.0)),
+        geomean(kept.iter().map(|p| p.1)),
+    );
     let (tau, slices) = instances::between(&measured, &shared.kept);
     row.processes = slices.max(1);
     row.between_pct = (slices > 1).then_some(tau * 100.0);
@@ -168,6 +172,14 @@ fn unpaired(
     Ok(row)
 }
 
+/// The geometric mean of positive `values`; `None` when there are none.
+fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values
+        .filter(|v| *v > 0.0)
+        .fold((0.0, 0u32), |(s, n), v| (s + v.ln(), n + 1));
+    (n > 0).then(|| (sum / f64::from(n)).exp())
+}
+
 impl Planned {
     /// A results-file record of one side's samples (ns per element, in
     /// the order taken), split into ten consecutive rounds so the median
@@ -217,6 +229,27 @@ impl Planned {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set whose inputs take 1 to 24 ms, each paired with itself (A/A):
+    /// the columns are each side's geometric mean over the same inputs, so
+    /// they read the same and their ratio is the pairs' own, whatever the
+    /// order the inputs came in.
+    #[test]
+    fn a_a_columns_agree_over_inputs_of_any_length() {
+        let pairs: Vec<(f64, f64)> = (1..=24)
+            .map(|ms| {
+                let t = f64::from(ms) * 1e6;
+                (t, t * if ms % 2 == 0 { 1.001 } else { 0.999 })
+            })
+            .collect();
+        let a = geomean(pairs.iter().map(|p| p.0)).unwrap();
+        let b = geomean(pairs.iter().map(|p| p.1)).unwrap();
+        assert!((b / a - 1.0).abs() < 1e-4, "{a} {b}");
+        let ratios = geomean(pairs.iter().map(|p| p.1 / p.0)).unwrap();
+        assert!((b / a - ratios).abs() < 1e-12, "{} {ratios}", b / a);
+        assert_eq!(geomean([2.0, 8.0].into_iter()), Some(4.0));
+        assert_eq!(geomean(std::iter::empty()), None);
+    }
 
     /// `n` pairs about a ratio of 1 whose log-ratios spread evenly over
     /// ±`width`.
