@@ -205,6 +205,30 @@ pub enum Pinning {
     None,
 }
 
+/// Each record's "where it changed" block once, titled: the rows of one
+/// record whose blocks read the same (time and instructions ranked by the
+/// same counts) share it, their metrics and verdicts named together.
+fn wheres(rows: &[Row]) -> Vec<(String, &Attribution)> {
+    let mut blocks: Vec<(&Row, String, &Attribution)> = Vec::new();
+    for r in rows {
+        let Some(attribution) = &r.attribution else {
+            continue;
+        };
+        let same = blocks.iter_mut().find(|(first, _, seen)| {
+            (&first.workload, &first.variant, &first.input_set)
+                == (&r.workload, &r.variant, &r.input_set)
+                && seen.text() == attribution.text()
+        });
+        match same {
+            Some((_, title, _)) => {
+                let _ = write!(title, ", {}: {}", r.metric, r.verdict.label());
+            }
+            None => blocks.push((r, r.title(), attribution)),
+        }
+    }
+    blocks.into_iter().map(|(_, t, a)| (t, a)).collect()
+}
+
 /// The whole comparison.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -306,10 +330,8 @@ impl Outcome {
             let _ = writeln!(out, "{note}");
         }
         let _ = writeln!(out, "\n{}", self.summary());
-        for r in &self.rows {
-            if let Some(attribution) = &r.attribution {
-                let _ = write!(out, "\nwhere {}\n{}", r.title(), attribution.text());
-            }
+        for (title, attribution) in wheres(&self.rows) {
+            let _ = write!(out, "\nwhere {title}\n{}", attribution.text());
         }
         out
     }
@@ -345,15 +367,8 @@ impl Outcome {
             let _ = write!(out, "\n> **{warning}**\n");
         }
         // Where each changed record changed, after the verdicts.
-        for r in &self.rows {
-            if let Some(attribution) = &r.attribution {
-                let _ = write!(
-                    out,
-                    "\n#### Where {}\n\n{}",
-                    r.title(),
-                    attribution.markdown()
-                );
-            }
+        for (title, attribution) in wheres(&self.rows) {
+            let _ = write!(out, "\n#### Where {title}\n\n{}", attribution.markdown());
         }
         out
     }
@@ -430,5 +445,44 @@ fn short(v: f64) -> String {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reports::Metric;
+
+    fn row(metric: &str, verdict: Verdict, note: &str) -> Row {
+        let planned = Planned {
+            workload: "w".into(),
+            variant: "v".into(),
+            set: "s".into(),
+            unit: "board".into(),
+            plural: None,
+        };
+        Row {
+            verdict,
+            attribution: Some(Attribution::note(Metric::Instructions, note)),
+            ..Row::new(&planned, metric, "")
+        }
+    }
+
+    /// A record whose time and instructions both moved prints where once.
+    #[test]
+    fn one_where_block_for_a_record_whose_metrics_share_it() {
+        let rows = [
+            row("time", Verdict::Regressed, "f grew"),
+            row("instructions", Verdict::Regressed, "f grew"),
+            row("d1_misses", Verdict::Improved, "other"),
+        ];
+        let titles: Vec<String> = wheres(&rows).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(
+            titles,
+            [
+                "w v s time: REGRESSED, instructions: REGRESSED",
+                "w v s d1_misses: improved"
+            ]
+        );
     }
 }
