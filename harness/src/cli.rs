@@ -61,7 +61,7 @@ enum Command {
     /// Count instructions per element under valgrind (gungraun), verified first.
     ///
     /// Variants valgrind cannot run (AVX-512) are recorded as not countable.
-    #[cfg(feature = "count")]
+    /// Needs bitbench's `count` feature.
     Count(cmd::count::Args),
     /// Build and measure at several target-cpu levels; merge into one file.
     Matrix(cmd::matrix::Args),
@@ -96,8 +96,8 @@ enum Command {
 }
 
 /// Runs the command line over `workloads`, built as `origin` says; what
-/// [`main!`](crate::main!) expands to. Call it yourself to build the
-/// workloads at run time (they are only borrowed for the call):
+/// [`main!`](crate::main!) runs. Call it yourself to build the workloads
+/// at run time (they are only borrowed for the call):
 ///
 /// ```no_run
 /// # struct Mine { words: usize }
@@ -122,6 +122,19 @@ enum Command {
 /// }
 /// ```
 pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
+    main_with_version(workloads, origin, None)
+}
+
+/// [`main`] knowing the program's own version, which `--version` prints
+/// before bitbench's. Not API: what [`main!`](crate::main!) expands to,
+/// with `CARGO_PKG_VERSION` read in the program's crate (a field of
+/// [`Origin`] would break the struct literals users may write).
+#[doc(hidden)]
+pub fn main_with_version(
+    workloads: &[&dyn DynWorkload],
+    origin: Origin,
+    version: Option<&'static str>,
+) -> ExitCode {
     crate::machine::set_build(origin.commit, origin.dirty);
     // A counted child (`count --run-case`, under valgrind) and a setup
     // child run the binary their parent already checked; building every
@@ -146,10 +159,17 @@ pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
     if let Some(code) = crate::counting::gungraun_entry() {
         return code;
     }
-    let matches = Cli::command()
-        .name(origin.binary)
-        .bin_name(origin.binary)
-        .try_get_matches();
+    let mut command = Cli::command().name(origin.binary).bin_name(origin.binary);
+    // clap prints the name, then this; the `bitbench` binary keeps the
+    // derived version, bitbench's own.
+    if origin.package != env!("CARGO_PKG_NAME") {
+        const BITBENCH: &str = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
+        command = command.version(match version {
+            Some(version) => format!("{version} {BITBENCH}").leak(),
+            None => BITBENCH,
+        });
+    }
+    let matches = command.try_get_matches();
     let cli = match matches.and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
         Err(e) => {
@@ -208,7 +228,6 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Check(args) => cmd::check::run(suite, args),
         Command::Bench(args) => cmd::bench::run(suite, args),
         Command::Report(args) => cmd::report::run(suite, args),
-        #[cfg(feature = "count")]
         Command::Count(args) => cmd::count::run(suite, args),
         Command::Matrix(args) => cmd::matrix::run(suite, args),
         Command::Compare(args) => cmd::compare::run(args),

@@ -110,7 +110,11 @@ macro_rules! main {
             static WORKLOADS: &[&dyn $crate::DynWorkload] = &[$(&$workload),+];
             // What `fuzz --init` names each workload by in the targets.
             $crate::record_paths(&[$(stringify!($workload)),+]);
-            $crate::cli::main(WORKLOADS, $crate::origin!())
+            $crate::cli::main_with_version(
+                WORKLOADS,
+                $crate::origin!(),
+                option_env!("CARGO_PKG_VERSION"),
+            )
         }
     };
 }

@@ -1,6 +1,6 @@
 //! End-to-end tests of the `bitbench` binary on the `components` workload:
-//! the scripted contract (list --json, solve, check, bench) and the
-//! one-line, exit-code-2 errors for bad input.
+//! the scripted contract (list --json, solve, check, bench), its version
+//! line and the one-line, exit-code-2 errors for bad input.
 
 mod common;
 use common::{bench_results, bitbench, scratch, stderr, stdout, workloads};
@@ -63,6 +63,18 @@ fn list_json_has_the_scripted_fields() {
         .collect();
     assert_eq!(marked.len(), defaults.len(), "{text}");
     assert!(marked.contains(&"swar"), "{text}");
+}
+
+/// The program is bitbench itself: its version once, not "bitbench X
+/// (bitbench X)".
+#[test]
+fn version_is_bitbenchs_own() {
+    let out = bitbench(&["--version"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        concat!("bitbench ", env!("CARGO_PKG_VERSION"), "\n")
+    );
 }
 
 #[test]

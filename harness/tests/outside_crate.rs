@@ -14,7 +14,8 @@
 //! `Box::leak`) from an environment variable, sound or broken; broken
 //! registrations must be one clear line naming the workload, never a crash
 //! or a timing. A third binary is the README's "Your own kernel" example,
-//! verbatim, which must build and pass `check`.
+//! verbatim, which must build and pass `check`. `--version` names the
+//! program, its version (which only `main!` knows) and bitbench's.
 
 mod common;
 
@@ -168,6 +169,14 @@ fn an_outside_crate_gets_the_whole_command_line() {
     let (crate_dir, toy, runtime) = build_toy();
     let scratch = scratch("toy-out");
     std::fs::create_dir_all(&scratch).unwrap();
+
+    // `--version`: the program's own, then bitbench's; a program calling
+    // `cli::main` itself has no version of its own to give.
+    for (exe, line) in [(&toy, "toy-kernel 0.0.0"), (&runtime, "toy-runtime")] {
+        let version = run(exe, &["--version"], "");
+        let bitbench = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
+        assert_eq!(text(&version).0, format!("{line} {bitbench}\n"));
+    }
 
     let list = run(&toy, &["list", "--json"], "");
     let (out, err) = text(&list);

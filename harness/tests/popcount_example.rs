@@ -4,8 +4,10 @@
 //! `bitbench::main!`. Built with its committed lock file into this
 //! workspace's target directory, then run through its own binary: `check`,
 //! `bench --quick` over the buffer-size sweep, and `report`, whose line
-//! chart over buffer size must be there. The guide's page on your own
-//! kernel shows the example's own lines, which this test keeps true.
+//! chart over buffer size must be there; `--version` names the example and
+//! bitbench, and `count`, left out with the default features, says how to
+//! get it. The guide's page on your own kernel shows the example's own
+//! lines, which this test keeps true.
 
 mod common;
 
@@ -33,6 +35,30 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     let popcount = build_outside(&example(), "popcount");
     let scratch = scratch("popcount");
     std::fs::create_dir_all(&scratch).unwrap();
+
+    let (version, _) = run(&popcount, &["--version"]);
+    assert_eq!(
+        version,
+        concat!(
+            "popcount 0.0.0 (bitbench ",
+            env!("CARGO_PKG_VERSION"),
+            ")\n"
+        )
+    );
+    // Built without bitbench's `count` feature: the command is still
+    // there, and whatever follows it gets one line saying how to add it.
+    for args in [&["count"][..], &["count", "popcount", "--help"]] {
+        let out = Command::new(&popcount).args(args).output().unwrap();
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert_eq!(
+            stderr,
+            "popcount: count: this program was built without bitbench's `count` feature; \
+             add features = [\"count\"] to its bitbench dependency in Cargo.toml (counting \
+             also needs valgrind and gungraun-runner)\n",
+            "{args:?}"
+        );
+    }
 
     let (list, _) = run(&popcount, &["list", "--json"]);
     let variants: Vec<serde_json::Value> = serde_json::from_str(&list).unwrap();

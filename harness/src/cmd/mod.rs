@@ -6,6 +6,9 @@ pub mod check;
 pub mod compare;
 #[cfg(feature = "count")]
 pub mod count;
+#[cfg(not(feature = "count"))]
+#[path = "count_missing.rs"]
+pub mod count;
 pub mod export;
 pub mod fuzz;
 pub mod history;
