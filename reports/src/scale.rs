@@ -142,15 +142,16 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * base)
 }
 
-/// A tick or cell label: at most four characters for typical values, with
-/// `k`/`M`/`G` suffixes for large ones and no trailing zeros.
+/// A tick or cell label: at most five characters for typical values, with
+/// `k`/`M`/`G` suffixes from a thousand up (one notation on an axis:
+/// `1k` beside `10k`, never `1000`) and no trailing zeros.
 pub(crate) fn compact(v: f64) -> String {
     let a = v.abs();
     let (scaled, suffix) = if a >= 1e9 {
         (v / 1e9, "G")
     } else if a >= 1e6 {
         (v / 1e6, "M")
-    } else if a >= 1e4 {
+    } else if a >= 1e3 {
         (v / 1e3, "k")
     } else {
         (v, "")
@@ -220,6 +221,13 @@ pub(crate) fn time_unit(typical_ns: f64) -> TimeUnit {
         .rev()
         .find(|u| typical_ns >= u.ns)
         .unwrap_or(TIME_UNITS[0])
+}
+
+/// The unit of a time axis over times of up to `largest_ns`: the largest
+/// in which that time is at least 1, so no tick counts thousands of a unit
+/// (`14.8k µs` reads `14.8 ms`).
+pub(crate) fn axis_time_unit(largest_ns: f64) -> TimeUnit {
+    time_unit(largest_ns)
 }
 
 /// A results unit `<time>/<element>` split into nanoseconds per time unit
@@ -298,7 +306,8 @@ mod tests {
             (3.25, "3.25"),
             (12.34, "12.3"),
             (469.0, "469"),
-            (1234.0, "1234"),
+            (1000.0, "1k"),
+            (1234.0, "1.23k"),
             (12_345.0, "12.3k"),
             (2.5e6, "2.5M"),
         ];

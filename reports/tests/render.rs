@@ -644,3 +644,30 @@ fn crashed_and_hung_records_are_shown_as_such() {
     assert!(!md.contains("crashed: crashed"), "{md}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Inputs from 1 µs to 24 ms a time: the time axis reads in ms (its
+/// largest time is thousands of µs), and its ticks use one notation, no
+/// plain number of a thousand or more beside `k` ones.
+#[test]
+fn a_time_axis_over_four_decades_reads_in_the_unit_of_its_largest_time() {
+    let records: Vec<_> = [
+        ("slow", "a", 2.0e3),
+        ("fast", "a", 1.0e3),
+        ("slow", "b", 24.0e6),
+        ("fast", "b", 12.0e6),
+    ]
+    .iter()
+    .map(|&(v, set, ns)| rec("k", v, set, "default", Metric::Time, "ns/input", ns))
+    .collect();
+    let dir = out_dir("decades");
+    let sources = vec![Source::new("run", "run.json", file(records))];
+    render(&sources, &dir, &options(&[])).unwrap();
+    let svg = std::fs::read_to_string(dir.join("k-time.svg")).unwrap();
+    let texts: Vec<String> = svg_texts(&svg).into_iter().map(|(_, c)| c).collect();
+    assert!(texts.iter().any(|t| t == "time (ms/input)"), "{texts:?}");
+    let plain_thousands = texts
+        .iter()
+        .filter_map(|t| t.parse::<f64>().ok())
+        .any(|v| v >= 1000.0);
+    assert!(!plain_thousands, "{texts:?}");
+}

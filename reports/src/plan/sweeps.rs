@@ -13,7 +13,7 @@ use crate::dataset::{Naming, SetKind, WorkloadView};
 use crate::palette;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record};
-use crate::scale::{geomean, time_unit};
+use crate::scale::{axis_time_unit, geomean};
 
 /// Names of the parameters swept alone in records that `keep`, in
 /// first-seen order.
@@ -115,7 +115,8 @@ pub(super) fn time(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
             let Some(typical) = geomean(all.iter().copied()) else {
                 return Vec::new();
             };
-            let mut charts = vec![time_lines(view, param, typical, on)];
+            let largest = all.iter().copied().fold(typical, f64::max);
+            let mut charts = vec![time_lines(view, param, largest, on)];
             charts.push(throughput_lines(view, param, typical, on));
             charts.extend(speedup_lines(view, param, on));
             charts
@@ -123,14 +124,16 @@ pub(super) fn time(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
         .collect()
 }
 
+/// Time-per-element lines, in the time unit of the `largest` time per
+/// element (ns).
 fn time_lines(
     view: &WorkloadView<'_>,
     param: &str,
-    typical: f64,
+    largest: f64,
     on: impl Fn(&Record) -> bool,
 ) -> PlannedChart {
     let (w, el) = (&view.title, element(view));
-    let unit = time_unit(typical);
+    let unit = axis_time_unit(largest);
     let title = format!("{w}: time per {el} against {param}");
     PlannedChart {
         stem: format!("{}-{}", slug(w), slug(param)),

@@ -9,7 +9,7 @@ use crate::chart::bars::{Bar, BarChart};
 use crate::dataset::WorkloadView;
 use crate::reference::{Reference, Rule, speedup_reference};
 use crate::results::Metric;
-use crate::scale::{geomean, time_unit};
+use crate::scale::{axis_time_unit, geomean};
 
 /// Throughput, time and speedup bars over `sets`; pushes what it leaves
 /// out to `notes`.
@@ -32,7 +32,8 @@ pub(super) fn charts(
         .filter_map(|e| ns(e.record))
         .collect();
     let typical = geomean(headline_ns.iter().copied()).unwrap_or(1.0);
-    let mut out = vec![throughput(view, sets, typical), time(view, sets, typical)];
+    let largest = headline_ns.iter().copied().fold(typical, f64::max);
+    let mut out = vec![throughput(view, sets, typical), time(view, sets, largest)];
     out.extend(speedup(view, sets, notes));
     out
 }
@@ -66,12 +67,12 @@ fn throughput(view: &WorkloadView<'_>, sets: &[&str], typical: f64) -> PlannedCh
     }
 }
 
-/// Time-per-element bars, in the time unit that suits the `typical` time
-/// per element (ns).
-fn time(view: &WorkloadView<'_>, sets: &[&str], typical: f64) -> PlannedChart {
+/// Time-per-element bars, in the time unit of the `largest` time per
+/// element (ns).
+fn time(view: &WorkloadView<'_>, sets: &[&str], largest: f64) -> PlannedChart {
     let w = &view.title;
     let el = element(view);
-    let unit = time_unit(typical);
+    let unit = axis_time_unit(largest);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
         Some(bar(r, time_estimate(r, |t| t / unit.ns)))
     });
