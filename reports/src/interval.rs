@@ -7,7 +7,6 @@
 //! drawn round, and takes the median of what it drew. Seeded, so the same
 //! file always prints the same intervals.
 
-use crate::scale::geomean;
 use serde::{Deserialize, Serialize};
 
 /// Replicates per bootstrap: enough for stable 2.5 % and 97.5 % quantiles.
@@ -46,6 +45,16 @@ pub fn median_interval(rounds: &[Vec<f64>], seed: u64) -> Option<Interval> {
 /// samples: the parts a figure built from several medians resamples.
 pub fn median_replicates(rounds: &[Vec<f64>], seed: u64) -> Option<Vec<f64>> {
     replicates(rounds, &mut Rng::new(seed))
+}
+
+/// Geometric mean of the positive finite values, if any.
+pub fn geomean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0u32);
+    for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
+        sum += v.ln();
+        n += 1;
+    }
+    (n > 0).then(|| (sum / f64::from(n)).exp())
 }
 
 /// The 95 % interval of the geometric mean of several bootstrapped

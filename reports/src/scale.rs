@@ -223,13 +223,6 @@ pub(crate) fn time_unit(typical_ns: f64) -> TimeUnit {
         .unwrap_or(TIME_UNITS[0])
 }
 
-/// The unit of a time axis over times of up to `largest_ns`: the largest
-/// in which that time is at least 1, so no tick counts thousands of a unit
-/// (`14.8k µs` reads `14.8 ms`).
-pub(crate) fn axis_time_unit(largest_ns: f64) -> TimeUnit {
-    time_unit(largest_ns)
-}
-
 /// A results unit `<time>/<element>` split into nanoseconds per time unit
 /// and the element name: `ns/board` → `(1, "board")`, `ms/solve` → `(1e6, "solve")`.
 pub(crate) fn parse_time_unit(unit: &str) -> Option<(f64, &str)> {
@@ -258,19 +251,10 @@ pub(crate) fn rate_prefix(typical: f64) -> (&'static str, &'static str, f64) {
     .unwrap_or(("", "", 1.0))
 }
 
-/// Geometric mean of the positive finite values, if any.
-pub(crate) fn geomean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
-    let (mut sum, mut n) = (0.0, 0u32);
-    for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
-        sum += v.ln();
-        n += 1;
-    }
-    (n > 0).then(|| (sum / f64::from(n)).exp())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interval::geomean;
 
     #[test]
     fn log_only_beyond_a_hundredfold_spread() {

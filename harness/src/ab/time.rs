@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::revision::Side;
 use reports::compare::{Verdict, compare};
 use reports::interval::Interval;
+use reports::interval::geomean;
 use reports::{Disturbance, Metric, Paired, Record, Status};
 use std::path::Path;
 use std::time::Duration;
@@ -170,14 +171,6 @@ fn unpaired(
     labelled(records, &fa, sides[0]);
     labelled(records, &fb, sides[1]);
     Ok(row)
-}
-
-/// The geometric mean of positive `values`; `None` when there are none.
-fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values
-        .filter(|v| *v > 0.0)
-        .fold((0.0, 0u32), |(s, n), v| (s + v.ln(), n + 1));
-    (n > 0).then(|| (sum / f64::from(n)).exp())
 }
 
 impl Planned {

@@ -4,8 +4,9 @@
 use super::{Planned, PlannedChart, element, ns, slug};
 use crate::chart::heatmap::{Cell, CellValue, Heatmap};
 use crate::dataset::{SetKind, WorkloadView};
+use crate::interval::geomean;
 use crate::results::{Metric, Record, Status};
-use crate::scale::{geomean, time_unit};
+use crate::scale::time_unit;
 
 /// Names of the parameter pairs `view`'s timed sets sweep, in first-seen
 /// order.

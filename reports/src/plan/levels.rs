@@ -17,9 +17,9 @@ use crate::chart::LegendItem;
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::dataset::WorkloadView;
 use crate::interval;
+use crate::interval::geomean;
 use crate::palette;
 use crate::results::{Metric, Record, Status};
-use crate::scale::geomean;
 
 /// What the level view's whiskers are, for its captions.
 const WHISKERS: &str = "whiskers: the 95% interval of that geometric mean, a bootstrap over every set's rounds, where each set has enough samples";

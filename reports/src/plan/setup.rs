@@ -5,8 +5,9 @@
 use super::{Planned, PlannedChart, missing, slug, variant_legend};
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
 use crate::dataset::WorkloadView;
+use crate::interval::geomean;
 use crate::results::{Metric, Status};
-use crate::scale::{geomean, parse_time_unit, time_unit};
+use crate::scale::{parse_time_unit, time_unit};
 
 /// One bar per variant with a setup record, a category per series group;
 /// `None` when the results hold no setup records.

@@ -10,10 +10,11 @@ use super::{
 };
 use crate::chart::lines::{LineChart, Series};
 use crate::dataset::{Naming, SetKind, WorkloadView};
+use crate::interval::geomean;
 use crate::palette;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record};
-use crate::scale::{axis_time_unit, geomean};
+use crate::scale::time_unit;
 
 /// Names of the parameters swept alone in records that `keep`, in
 /// first-seen order.
@@ -133,7 +134,7 @@ fn time_lines(
     on: impl Fn(&Record) -> bool,
 ) -> PlannedChart {
     let (w, el) = (&view.title, element(view));
-    let unit = axis_time_unit(largest);
+    let unit = time_unit(largest);
     let title = format!("{w}: time per {el} against {param}");
     PlannedChart {
         stem: format!("{}-{}", slug(w), slug(param)),

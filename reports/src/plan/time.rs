@@ -7,9 +7,10 @@ use super::{
 };
 use crate::chart::bars::{Bar, BarChart};
 use crate::dataset::WorkloadView;
+use crate::interval::geomean;
 use crate::reference::{Reference, Rule, speedup_reference};
 use crate::results::Metric;
-use crate::scale::{axis_time_unit, geomean};
+use crate::scale::time_unit;
 
 /// Throughput, time and speedup bars over `sets`; pushes what it leaves
 /// out to `notes`.
@@ -68,11 +69,12 @@ fn throughput(view: &WorkloadView<'_>, sets: &[&str], typical: f64) -> PlannedCh
 }
 
 /// Time-per-element bars, in the time unit of the `largest` time per
-/// element (ns).
+/// element (ns), so no tick counts thousands of a unit (`14.8k µs` reads
+/// `14.8 ms`).
 fn time(view: &WorkloadView<'_>, sets: &[&str], largest: f64) -> PlannedChart {
     let w = &view.title;
     let el = element(view);
-    let unit = axis_time_unit(largest);
+    let unit = time_unit(largest);
     let chart = bars(view, sets, Metric::Time, |r, _, _| {
         Some(bar(r, time_estimate(r, |t| t / unit.ns)))
     });

@@ -6,12 +6,12 @@
 use super::doubts::time_concern;
 use crate::dataset::WorkloadView;
 use crate::disturbance::Limits;
+use crate::interval::geomean;
 use crate::interval::{self, Interval};
 use crate::numbers::ratio;
 use crate::plan::ns;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record, Status};
-use crate::scale::geomean;
 
 /// One workload's line in the summary table.
 #[derive(Clone, Debug, PartialEq)]
