@@ -30,6 +30,12 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=BITBENCH_TARGET_CPU={target_cpu}");
+    // The flags themselves, for results files: the same RUSTFLAGS build
+    // every crate of the program, its kernels included.
+    println!(
+        "cargo:rustc-env=BITBENCH_RUSTFLAGS={}",
+        args.join(" ").trim()
+    );
     println!(
         "cargo:rustc-env=BITBENCH_PROFILE={}",
         std::env::var("PROFILE").unwrap_or_default()

@@ -27,6 +27,13 @@ struct Cli {
     /// Seed of the main job's generated inputs.
     #[arg(long, default_value_t = 1, global = true, hide = true)]
     seed: u64,
+    /// Run the kernels with the caller's environment as it is. By default
+    /// the processes that measure get RUST_LIB_BACKTRACE=0, so error values
+    /// built with std::backtrace cost what they cost in production (panics
+    /// still print theirs as RUST_BACKTRACE says); results files record
+    /// what they ran with.
+    #[arg(long, global = true)]
+    keep_env: bool,
 }
 
 #[derive(Subcommand)]
@@ -218,6 +225,9 @@ fn exit_code(e: &Error) -> u8 {
 /// Runs the command: each is `cmd::NAME::run`, which owns its arguments
 /// and their checks.
 fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
+    if cli.keep_env {
+        crate::measuring_env::keep();
+    }
     let Some(command) = cli.command else {
         return cmd::main_job::run(suite, cli.seed, None);
     };

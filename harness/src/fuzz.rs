@@ -250,9 +250,11 @@ fn printing() -> bool {
     *PRINT.get_or_init(|| std::env::var_os(PRINT_ENV).is_some_and(|v| !v.is_empty()))
 }
 
+/// Solves `inputs`, prepared first as every command prepares them.
 fn run<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, inputs: &[I]) -> Vec<O> {
+    let prepared = solver.prepare(inputs);
     let mut out = vec![O::default(); inputs.len()];
-    solver.solve_batch(inputs, &mut out);
+    solver.solve_prepared(inputs, &prepared, 0..inputs.len(), &mut out);
     out
 }
 

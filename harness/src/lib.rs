@@ -35,7 +35,7 @@ pub use entry::{Origin, Suite, SuiteError};
 pub use error::Error;
 pub use sets::{InputSet, Member};
 pub use shrink::Shrink;
-pub use workload::{Solve, VariantInfo, Workload};
+pub use workload::{Prepared, Solve, VariantInfo, Workload, prepared};
 
 // What `main!` expands to call in the user's crate: public for the macro,
 // not API.
@@ -67,6 +67,7 @@ mod history;
 mod isolated;
 mod levels;
 mod machine;
+mod measuring_env;
 mod out;
 mod progress;
 mod repro;

@@ -9,7 +9,7 @@
 //! (`--machine`) is what reports facet by and `compare` matches on.
 
 use crate::error::Error;
-use reports::{Build, Machine};
+use reports::{Build, Machine, ResultsFile};
 use std::sync::OnceLock;
 
 /// `--machine`, shared by every command that writes a results file.
@@ -189,6 +189,15 @@ fn cpu(cpuinfo: &str) -> (String, Vec<String>) {
         .map(str::to_owned)
         .collect();
     (model, flags)
+}
+
+/// An empty results file of a run of this program: its machine and
+/// build, and the environment its kernels ran with.
+pub fn results_file(date: String, command: String, machine: Machine, build: Build) -> ResultsFile {
+    ResultsFile {
+        environment: Some(crate::measuring_env::recorded()),
+        ..ResultsFile::new(date, command, machine, build)
+    }
 }
 
 /// Describes how this binary was built.

@@ -19,7 +19,7 @@ use crate::outln;
 use crate::stats;
 use reports::{Metric, Record, Status};
 use serde::{Deserialize, Serialize};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 /// Environment variable carrying a [`Case`] (JSON) to the child process
@@ -208,7 +208,7 @@ fn record(base: Record, samples: Vec<f64>) -> Record {
 
 /// Runs one cold start in a fresh process of `exe`.
 fn start(exe: &std::path::Path, case: &Case) -> Result<Start, String> {
-    let output = Command::new(exe)
+    let output = crate::fault::child_command(exe)
         .env(
             CASE_ENV,
             serde_json::to_string(case).expect("cases serialise"),

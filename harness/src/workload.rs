@@ -8,6 +8,9 @@
 //! erases the types for the CLI.
 
 use crate::sets::{InputSet, Member};
+use std::any::Any;
+use std::marker::PhantomData;
+use std::ops::Range;
 
 /// One implementation of a workload, as the harness lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +101,120 @@ pub(crate) fn runnable(variants: &[VariantInfo], name: &str) -> Option<&'static 
 pub trait Solve<I, O>: Send {
     /// Solves `inputs[i]` into `out[i]`; the slices have equal lengths.
     fn solve_batch(&mut self, inputs: &[I], out: &mut [O]);
+
+    /// The inputs in this solver's own form, made outside the timed
+    /// region. A solver has none unless [`prepared`] built it; the harness
+    /// calls this before it runs a batch, and then [`Solve::solve_prepared`].
+    #[doc(hidden)]
+    fn prepare(&self, inputs: &[I]) -> Prepared {
+        let _ = inputs;
+        Prepared(None)
+    }
+
+    /// Solves `inputs[range]` into `out` from the forms [`Solve::prepare`]
+    /// made of all of `inputs`.
+    #[doc(hidden)]
+    fn solve_prepared(
+        &mut self,
+        inputs: &[I],
+        prepared: &Prepared,
+        range: Range<usize>,
+        out: &mut [O],
+    ) {
+        let _ = prepared;
+        self.solve_batch(&inputs[range], out);
+    }
+}
+
+/// A batch's inputs in one variant's own form (see [`prepared`]): opaque,
+/// made by [`Solve::prepare`] and read by the same solver.
+#[doc(hidden)]
+pub struct Prepared(Option<Box<dyn Any + Send + Sync>>);
+
+impl Prepared {
+    /// Whether the solver made a form of its own (so its preparation is
+    /// worth reporting).
+    pub(crate) fn is_own(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+/// A variant that turns each shared input into its own form before it is
+/// timed: `prepare` parses the text into its crate's type, lays out a
+/// buffer or builds an index, and `solver` answers from that form.
+///
+/// Every command prepares a batch's inputs before it runs them (`check`,
+/// `bench`, `solve`, `count`, the setup metric, `ab`'s children, `fuzz`);
+/// `bench` times the preparation on its own and reports it as the
+/// `prepare` metric, so nothing is hidden and nothing is timed twice.
+/// `check` compares the answers with the oracle's on the shared inputs.
+///
+/// ```
+/// use bitbench::{Solve, prepared};
+///
+/// // The shared input is text; this variant reads it as a number first.
+/// let mut solver = prepared(
+///     |text: &String| text.parse::<u64>().unwrap_or(0),
+///     |n: &u64| n.count_ones(),
+/// );
+/// let mut out = [0; 2];
+/// solver.solve_batch(&["7".to_owned(), "8".to_owned()], &mut out);
+/// assert_eq!(out, [3, 1]);
+/// ```
+pub fn prepared<I, P, O>(
+    prepare: impl Fn(&I) -> P + Send + 'static,
+    solver: impl Solve<P, O> + 'static,
+) -> Box<dyn Solve<I, O>>
+where
+    I: 'static,
+    P: Send + Sync + 'static,
+    O: 'static,
+{
+    Box::new(Preparing {
+        prepare,
+        solver,
+        _types: PhantomData,
+    })
+}
+
+/// What [`prepared`] builds.
+struct Preparing<F, S, I, P> {
+    prepare: F,
+    solver: S,
+    /// `fn` so the marker is `Send` whatever `I` and `P` are.
+    _types: PhantomData<fn(&I) -> P>,
+}
+
+impl<I, P, O, F, S> Solve<I, O> for Preparing<F, S, I, P>
+where
+    F: Fn(&I) -> P + Send,
+    S: Solve<P, O>,
+    P: Send + Sync + 'static,
+{
+    /// Prepares and solves together, for a caller outside the harness.
+    fn solve_batch(&mut self, inputs: &[I], out: &mut [O]) {
+        let forms: Vec<P> = inputs.iter().map(&self.prepare).collect();
+        self.solver.solve_batch(&forms, out);
+    }
+
+    fn prepare(&self, inputs: &[I]) -> Prepared {
+        let forms: Vec<P> = inputs.iter().map(&self.prepare).collect();
+        Prepared(Some(Box::new(forms)))
+    }
+
+    fn solve_prepared(
+        &mut self,
+        inputs: &[I],
+        prepared: &Prepared,
+        range: Range<usize>,
+        out: &mut [O],
+    ) {
+        match prepared.0.as_ref().and_then(|f| f.downcast_ref::<Vec<P>>()) {
+            Some(forms) => self.solver.solve_batch(&forms[range], out),
+            // Not this solver's forms: prepare the range now.
+            None => self.solve_batch(&inputs[range], out),
+        }
+    }
 }
 
 impl<I, O, F: FnMut(&I) -> O + Send> Solve<I, O> for F {

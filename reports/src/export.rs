@@ -140,9 +140,11 @@ fn measure(r: &Record) -> String {
     match r.metric {
         Metric::Time => "latency".to_owned(),
         Metric::Instructions => "instructions".to_owned(),
-        Metric::Setup | Metric::D1Misses | Metric::LlMisses | Metric::EstimatedCycles => {
-            r.metric.as_str().replace('_', "-")
-        }
+        Metric::Setup
+        | Metric::Prepare
+        | Metric::D1Misses
+        | Metric::LlMisses
+        | Metric::EstimatedCycles => r.metric.as_str().replace('_', "-"),
         Metric::Counter => r
             .unit
             .chars()

@@ -13,6 +13,7 @@ mod chart;
 pub mod compare;
 mod dataset;
 pub mod disturbance;
+pub mod environment;
 pub mod export;
 mod font;
 pub mod history;
@@ -34,6 +35,6 @@ pub use report::{
     ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for, summary,
 };
 pub use results::{
-    Build, Disturbance, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsError,
-    ResultsFile, SCHEMA, Status,
+    Build, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
+    ResultsError, ResultsFile, SCHEMA, Status,
 };

@@ -60,7 +60,7 @@ use counts::Counter;
 use plan::{Planned, plan};
 use records::keep_profiles;
 use reports::compare::{Verdict, gate};
-use reports::{Metric, Record, ResultsFile};
+use reports::{Metric, Record};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use time::{time, time_note};
@@ -105,12 +105,22 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], budget, &files);
     holm(&mut tally.rows);
     let paired = a.child.is_some() && b.child.is_some();
+    let environments =
+        [&a, &b].map(|side| side.child.as_ref().and_then(|(_, h)| h.environment.clone()));
     let (a, b) = (a.stop(), b.stop());
     let mut notes = vec![format!(
         "answers: {} of {} record(s) agree on every input",
         tally.agreed,
         planned.len()
     )];
+    if let Some(differ) =
+        reports::environment::differences(environments[0].as_ref(), environments[1].as_ref())
+    {
+        notes.push(format!(
+            "environment: A and B ran with different environments ({differ}): a change may come \
+             from that alone"
+        ));
+    }
     if paired && budget.is_some() {
         notes.push(time_note(&tally.rows, base));
     }
@@ -145,7 +155,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         eprintln!("ab: {line}");
     }
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut file = ResultsFile::new(date, command, machine, crate::machine::build());
+    let mut file = crate::machine::results_file(date, command, machine, crate::machine::build());
     file.records = keep_profiles(tally.records, &files, &beside);
     file.write(&path)?;
     eprintln!("ab: results written to {}", path.display());

@@ -125,7 +125,8 @@ pub fn measure(
     );
     ensure_writable(&path)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = ResultsFile::new(date, command, machine::machine(machine), machine::build());
+    let mut results =
+        machine::results_file(date, command, machine::machine(machine), machine::build());
     for w in workloads {
         let (records, findings) = crate::isolated::bench(*w, options, timeout, program)?;
         print_table(*w, &records, baseline);

@@ -145,6 +145,12 @@ pub fn files(base: &Path, new: &Path, options: &Options) -> Result<(), Error> {
             differ.join(", ")
         )));
     }
+    if let Some(differ) = reports::environment::between(&base_file, &new_file) {
+        eprintln!(
+            "compare: the two runs measured with different environments ({differ}): a change may \
+             come from that alone"
+        );
+    }
     let comparison = compare(&base_file, &new_file, &metrics, options.threshold_pct);
     if comparison.rows.is_empty() {
         return Err(Error::usage(format!(

@@ -15,7 +15,7 @@ use crate::fault::TimeoutArg;
 use crate::levels::NO_AVX512;
 use crate::machine::{self, MachineArg};
 use crate::outln;
-use reports::{Metric, Record, ResultsFile, Status};
+use reports::{Metric, Record, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -102,7 +102,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let counts = count(&mut planned, options.seed, args.cache, keep.as_ref())?;
 
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = ResultsFile::new(date, command, machine::machine(&machine), build);
+    let mut results = machine::results_file(date, command, machine::machine(&machine), build);
     results.records = records(planned, &counts, args.cache);
     for w in &selected {
         w.annotate(&mut results.records);
@@ -326,7 +326,7 @@ fn run_gungraun(plan: &CountPlan, keep: Option<&Kept>) -> Result<Counts, Error> 
     );
     // `--bench` as `cargo bench` passes it: without it gungraun runs in
     // test mode and measures nothing.
-    let output = Command::new(&plan.bitbench)
+    let output = crate::measuring_env::apply(&mut Command::new(&plan.bitbench))
         .args(["--bench", "--output-format=json"])
         .env(counting::PLAN_ENV, json)
         .env("GUNGRAUN_HOME", &home)

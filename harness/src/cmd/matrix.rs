@@ -262,7 +262,7 @@ fn run_level(
 ) -> Result<bool, Error> {
     eprintln!("matrix: {level}: {}", args.join(" "));
     let _ = std::fs::remove_file(out);
-    let status = Command::new(bitbench)
+    let status = crate::measuring_env::apply(&mut Command::new(bitbench))
         .args(args)
         .arg("--seed")
         .arg(options.seed.to_string())
@@ -297,6 +297,16 @@ fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error
     // No `source` tag: a record's level and metric already say which
     // per-level file it came from, and a tag would read as a second series.
     merged.records.extend(file.records);
+    // What every level ran with: `RUSTFLAGS` differs by level (the build
+    // lists the levels), the backtrace variables do not.
+    merged.environment = match (merged.environment.take(), file.environment) {
+        (None, level) => level,
+        (Some(mut all), Some(level)) => {
+            all.retain(|name, value| level.get(name) == Some(value));
+            Some(all)
+        }
+        (Some(all), None) => Some(all),
+    };
     Ok(())
 }
 

@@ -18,6 +18,7 @@ fn hello(suite: &Suite) -> Hello {
         commit,
         dirty,
         workloads: suite.workloads().iter().map(|w| w.hello()).collect(),
+        environment: Some(crate::measuring_env::own()),
     }
 }
 

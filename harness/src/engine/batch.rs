@@ -3,7 +3,8 @@
 //!
 //! criterion (wall clock) and gungraun (instruction counts) each want a
 //! closure that runs one batch and nothing else: inputs generated, solver
-//! built and outputs allocated beforehand, so set-up is never measured.
+//! built, inputs prepared in the variant's own form and outputs allocated
+//! beforehand, so set-up is never measured.
 //! [`prepare`] builds that closure for any [`Workload`], verifying the
 //! variant against the reference first when asked, as `bench` does
 //! (one implementation of verification serves both).
@@ -102,6 +103,8 @@ pub fn prepare<W: Workload + ?Sized>(
     let started = Instant::now();
     let mut solver = build_solver(w, request.variant).map_err(BatchError::Invalid)?;
     let solver_built = started.elapsed();
+    let prepared = verify::prepare(&*solver, &inputs)
+        .map_err(|panic| BatchError::Wrong(format!("{} {panic}", request.variant)))?;
     let mut elements = None;
     let mut out = if request.verify {
         // Announced steps, for a watched child (see `crate::fault`).
@@ -114,6 +117,7 @@ pub fn prepare<W: Workload + ?Sized>(
             request.variant,
             &mut *solver,
             &inputs,
+            &prepared,
             expected.as_ref(),
             &batch,
         )
@@ -133,7 +137,8 @@ pub fn prepare<W: Workload + ?Sized>(
     let count = inputs.len();
     Ok(PreparedBatch {
         run: Box::new(move || {
-            solver.solve_batch(black_box(&inputs), black_box(&mut out));
+            let all = 0..inputs.len();
+            solver.solve_prepared(black_box(&inputs), &prepared, all, black_box(&mut out));
             black_box(&out);
         }),
         elements,

@@ -23,9 +23,13 @@
 //! the variants found to fault are excluded ([`BenchOptions::exclude`])
 //! and get a record saying what happened instead of a time.
 //!
+//! A variant that reads its own form of the inputs ([`crate::prepared`])
+//! makes it before verification, timed apart (`preparation.rs`).
+//!
 //! Verification is in `verified.rs`, the timing loop in `sample.rs`; here
 //! are the options and the main path: inputs, verification, rounds.
 
+mod preparation;
 mod sample;
 mod verified;
 
@@ -168,6 +172,7 @@ fn measure_rounds<W: Workload + ?Sized>(
             });
             let batch = Timed {
                 inputs: p.inputs,
+                prepared: &p.prepared,
                 each: &p.each,
             };
             let samples = measure(

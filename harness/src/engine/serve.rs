@@ -81,6 +81,10 @@ pub struct Hello {
     pub dirty: Option<bool>,
     /// The build's workloads.
     pub workloads: Vec<HelloWorkload>,
+    /// The environment its kernels run with (see
+    /// [`crate::measuring_env`]); `None` from builds before it was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// One workload as [`Hello`] lists it.
@@ -202,8 +206,9 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
                 .map_err(|e| Error::usage(format!("input '{t}': {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut out = verify::solve(&mut *solver, &inputs)
-        .map_err(|panic| Error::failed(format!("{}: {variant} {panic}", w.name())))?;
+    let failed = |panic| Error::failed(format!("{}: {variant} {panic}", w.name()));
+    let prepared = verify::prepare(&*solver, &inputs).map_err(failed)?;
+    let mut out = verify::solve_prepared(&mut *solver, &inputs, &prepared).map_err(failed)?;
     let elements: Vec<u64> = inputs
         .iter()
         .zip(&out)
@@ -218,7 +223,7 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
         elements,
         run: Box::new(move |range| {
             let out = &mut out[range.clone()];
-            solver.solve_batch(black_box(&inputs[range]), black_box(&mut *out));
+            solver.solve_prepared(black_box(&inputs), &prepared, range, black_box(&mut *out));
             black_box(out);
         }),
     })

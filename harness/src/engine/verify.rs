@@ -6,11 +6,15 @@
 //! declared default variant (which `check` verifies against the oracle on
 //! smaller inputs). A wrong answer or a panic is the variant's result, with
 //! a reason naming the input; it is never timed.
+//!
+//! Every run of a solver here goes through [`prepare`] first, so a variant
+//! that reads its own form of the inputs ([`crate::prepared`]) gets it the
+//! same way in every command.
 
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::guard::catch;
-use crate::workload::{Solve, Workload, runnable};
+use crate::workload::{Prepared, Solve, Workload, runnable};
 use std::time::{Duration, Instant};
 
 /// The reference's answers on one batch of inputs.
@@ -81,6 +85,11 @@ pub(crate) fn solve_stepped<I: Clone, O: Clone + Default>(
     if !beacon::active() {
         return solve(solver, inputs);
     }
+    let prepared = {
+        // The first step's allowance, `--timeout`, covers the preparation.
+        let _running = step(Duration::ZERO);
+        prepare(solver, inputs)?
+    };
     let mut out = vec![O::default(); inputs.len()];
     let started = Instant::now();
     let (mut done, mut len) = (0, 1);
@@ -91,25 +100,44 @@ pub(crate) fn solve_stepped<I: Clone, O: Clone + Default>(
             _ => started.elapsed() / done as u32,
         };
         let _running = step(per_input * (end - done) as u32);
-        catch(|| solver.solve_batch(&inputs[done..end], &mut out[done..end]))?;
+        let range = done..end;
+        catch(|| solver.solve_prepared(inputs, &prepared, range.clone(), &mut out[range]))?;
         (done, len) = (end, len * 2);
     }
     Ok(out)
 }
 
-/// Solves `inputs` once with `solver`; a panic becomes its message.
+/// Solves `inputs` once with `solver`, prepared first; a panic becomes
+/// its message.
 pub(crate) fn solve<I, O: Clone + Default>(
     solver: &mut dyn Solve<I, O>,
     inputs: &[I],
 ) -> Result<Vec<O>, String> {
+    let prepared = prepare(solver, inputs)?;
+    solve_prepared(solver, inputs, &prepared)
+}
+
+/// Solves all of `inputs` from the forms `prepared` holds; a panic becomes
+/// its message.
+pub(crate) fn solve_prepared<I, O: Clone + Default>(
+    solver: &mut dyn Solve<I, O>,
+    inputs: &[I],
+    prepared: &Prepared,
+) -> Result<Vec<O>, String> {
     let mut out = vec![O::default(); inputs.len()];
-    catch(|| solver.solve_batch(inputs, &mut out))?;
+    catch(|| solver.solve_prepared(inputs, prepared, 0..inputs.len(), &mut out))?;
     Ok(out)
 }
 
-/// Solves `inputs` with `variant` and compares with `expected` (when
-/// there is a reference); returns the variant's answers, or why they
-/// cannot be measured.
+/// `solver`'s own form of `inputs` (none for most solvers), made before
+/// anything is timed; a panic becomes its message.
+pub(crate) fn prepare<I, O>(solver: &dyn Solve<I, O>, inputs: &[I]) -> Result<Prepared, String> {
+    catch(|| solver.prepare(inputs)).map_err(|panic| format!("{panic} while preparing its inputs"))
+}
+
+/// Solves `inputs` with `variant`, from the forms `prepared` holds, and
+/// compares with `expected` (when there is a reference); returns the
+/// variant's answers, or why they cannot be measured.
 ///
 /// The run is announced as a step of `batch`, allowed ten times the
 /// reference's time on it.
@@ -118,12 +146,14 @@ pub(crate) fn checked<W: Workload + ?Sized>(
     variant: &str,
     solver: &mut dyn Solve<W::Input, W::Output>,
     inputs: &[W::Input],
+    prepared: &Prepared,
     expected: Option<&Expected<W::Output>>,
     batch: &dyn Fn() -> Batch,
 ) -> Result<Vec<W::Output>, String> {
     let took = expected.map_or(Duration::ZERO, |e| e.took);
     let running = beacon::begin(|| Step::new(variant, batch(), took));
-    let got = solve(solver, inputs).map_err(|panic| format!("{variant} {panic}, not measured"))?;
+    let got = solve_prepared(solver, inputs, prepared)
+        .map_err(|panic| format!("{variant} {panic}, not measured"))?;
     drop(running);
     let Some(expected) = expected.filter(|e| e.name != variant) else {
         return Ok(got);

@@ -50,7 +50,8 @@ pub(crate) fn this_program() -> std::path::PathBuf {
 pub(crate) const RUNNER_ENV: &str = "BITBENCH_RUNNER";
 
 /// A command starting `exe` as a child that runs kernels: through
-/// [`RUNNER_ENV`] where set, with this process's CPU features only.
+/// [`RUNNER_ENV`] where set, with this process's CPU features only, and
+/// library backtraces off ([`crate::measuring_env`]).
 pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
     let runner = std::env::var(RUNNER_ENV).unwrap_or_default();
     let mut argv: Vec<std::ffi::OsString> = runner.split_whitespace().map(Into::into).collect();
@@ -60,6 +61,7 @@ pub(crate) fn child_command(exe: &std::path::Path) -> std::process::Command {
         crate::features::PARENT_ENV,
         crate::features::detected_list(),
     );
+    crate::measuring_env::apply(&mut command);
     command
 }
 

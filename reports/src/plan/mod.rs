@@ -313,6 +313,10 @@ fn quantities(view: &WorkloadView<'_>) -> Vec<Quantity> {
                 "LL misses",
                 "Last-level cache misses (instructions and data) in callgrind's cache simulation, with fixed cache sizes",
             ),
+            Metric::Prepare => (
+                "preparation",
+                "Each variant's preparation of its own input form (text parsed into its type, a buffer laid out), made outside the timed region and timed on its own; wall clock, per element like time",
+            ),
             Metric::EstimatedCycles => (
                 "estimated cycles",
                 "Cycles as callgrind's cache simulation estimates them (instructions + 10 per L1 miss + 100 per LL miss)",

@@ -29,7 +29,7 @@ fn formula(metric: Metric) -> Option<&'static [(&'static str, u64)]> {
             ("DLmr", 30),
             ("DLmw", 30),
         ]),
-        Metric::Time | Metric::Counter | Metric::Setup => None,
+        Metric::Time | Metric::Counter | Metric::Setup | Metric::Prepare => None,
     }
 }
 

@@ -34,6 +34,12 @@ pub(crate) fn to_current(file: &mut ResultsFile) {
     if file.schema == 5 {
         file.schema = 6;
     }
+    // Schema 7 added the `prepare` metric, which no older file holds, and
+    // the environment, which older files did not record: `None` says so.
+    if file.schema == 6 {
+        file.environment = None;
+        file.schema = 7;
+    }
     tool_failures(&mut file.records);
     debug_assert_eq!(file.schema, SCHEMA);
 }

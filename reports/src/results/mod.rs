@@ -13,8 +13,8 @@ mod migrate;
 mod schema;
 
 pub use schema::{
-    Build, Disturbance, Machine, Metric, Paired, Parameter, Record, RecordKey, ResultsFile, SCHEMA,
-    Status,
+    Build, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
+    ResultsFile, SCHEMA, Status,
 };
 
 use serde::Deserialize;

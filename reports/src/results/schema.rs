@@ -7,6 +7,7 @@
 
 use crate::interval::Interval;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The schema version this build writes.
@@ -38,7 +39,12 @@ use std::fmt;
 ///    case gungraun reported nothing for as `skipped` where it had written
 ///    `error`, which means a wrong answer; `migrate.rs` reads the older
 ///    ones so, whatever their version.
-pub const SCHEMA: u32 = 6;
+/// 7. the metric `prepare` (a variant's untimed preparation of its own
+///    input form, see [`Metric::Prepare`]), and the file's `environment`:
+///    the variables that change what a measurement runs (`RUSTFLAGS`,
+///    `RUST_BACKTRACE`, `RUST_LIB_BACKTRACE`). Older files recorded no
+///    environment, which reads as unknown, not as empty.
+pub const SCHEMA: u32 = 7;
 
 /// One run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -55,7 +61,17 @@ pub struct ResultsFile {
     pub build: Build,
     /// One record per (workload, variant, input set, target-cpu, metric).
     pub records: Vec<Record>,
+    /// What the measuring processes ran with, of the variables that change
+    /// what a measurement runs ([`ENVIRONMENT`]), those set only; `None`
+    /// where the file did not record it (schema 6 and older).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<BTreeMap<String, String>>,
 }
+
+/// The variables a results file's `environment` records, when set:
+/// `RUSTFLAGS` changes the code measured, and the backtrace variables
+/// change what every error value built with `std::backtrace` costs.
+pub const ENVIRONMENT: [&str; 3] = ["RUSTFLAGS", "RUST_BACKTRACE", "RUST_LIB_BACKTRACE"];
 
 impl ResultsFile {
     /// An empty results file for this schema.
@@ -67,6 +83,7 @@ impl ResultsFile {
             machine,
             build,
             records: Vec::new(),
+            environment: None,
         }
     }
 
@@ -160,10 +177,14 @@ pub struct Build {
 }
 
 /// What a record measured.
+///
+/// Non-exhaustive from 0.2.0, so that a metric added later is not a
+/// breaking change: a `match` outside this crate needs a `_` arm.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Metric {
     /// Wall-clock nanoseconds per element.
     #[default]
@@ -189,15 +210,22 @@ pub enum Metric {
     /// instructions and data accesses, plus 4 per L1 miss, plus 30 per LL
     /// miss).
     EstimatedCycles,
+    /// A variant's preparation of its own input form
+    /// (`bitbench::prepared`: text parsed into its crate's type, a buffer
+    /// laid out), made outside the timed region and timed on its own: one
+    /// record per (variant, input set) that prepares, in the unit of its
+    /// time record, each sample one preparation of the whole batch.
+    Prepare,
 }
 
 impl Metric {
     /// Every metric, in the order charts and tables list them.
-    pub const ALL: [Metric; 7] = [
+    pub const ALL: [Metric; 8] = [
         Metric::Time,
         Metric::Instructions,
         Metric::Counter,
         Metric::Setup,
+        Metric::Prepare,
         Metric::D1Misses,
         Metric::LlMisses,
         Metric::EstimatedCycles,
@@ -210,6 +238,7 @@ impl Metric {
             Metric::Instructions => "instructions",
             Metric::Counter => "counter",
             Metric::Setup => "setup",
+            Metric::Prepare => "prepare",
             Metric::D1Misses => "d1_misses",
             Metric::LlMisses => "ll_misses",
             Metric::EstimatedCycles => "estimated_cycles",
@@ -224,7 +253,7 @@ impl Metric {
     /// Whether the metric is an exact count (the same build on the same
     /// inputs gives the same value), not a noisy wall-clock measurement.
     pub fn exact(self) -> bool {
-        !matches!(self, Metric::Time | Metric::Setup)
+        !matches!(self, Metric::Time | Metric::Setup | Metric::Prepare)
     }
 }
 

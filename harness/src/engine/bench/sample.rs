@@ -5,7 +5,7 @@
 
 use crate::disturb::Watch;
 use crate::sampling::Sizer;
-use crate::workload::Solve;
+use crate::workload::{Prepared, Solve};
 use reports::Disturbance;
 use std::hint::black_box;
 use std::ops::Range;
@@ -71,6 +71,8 @@ impl Budget {
 pub struct Timed<'a, I> {
     /// The inputs.
     pub inputs: &'a [I],
+    /// The inputs in the solver's own form.
+    pub prepared: &'a Prepared,
     /// Each one's throughput elements.
     pub each: &'a [u64],
 }
@@ -100,8 +102,10 @@ pub fn measure<I, O>(
         let watch = Watch::start();
         for _ in 0..reps {
             let out = &mut out[range.clone()];
-            solver.solve_batch(
-                black_box(&batch.inputs[range.clone()]),
+            solver.solve_prepared(
+                black_box(batch.inputs),
+                batch.prepared,
+                range.clone(),
                 black_box(&mut *out),
             );
             black_box(out);

@@ -1,15 +1,16 @@
-//! Verify, then time: every (set, variant) solves its inputs once and is
-//! compared with the reference; a variant not run or wrong gets its
+//! Verify, then time: every (set, variant) prepares its inputs (see
+//! `preparation.rs`), solves them once and is compared with the reference; a variant not run or wrong gets its
 //! record here and is never timed, one that passes waits for the rounds.
 
+use super::preparation::{self, Preparation};
 use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::Excluded;
-use crate::fault::beacon::Batch;
+use crate::fault::beacon::{self, Batch, Step};
 use crate::machine;
 use crate::sampling::Sizer;
 use crate::stats;
-use crate::workload::{Solve, VariantInfo, Workload};
+use crate::workload::{Prepared, Solve, VariantInfo, Workload};
 use reports::{Disturbance, Metric, Record, Status, interval};
 use std::time::{Duration, Instant};
 
@@ -70,9 +71,32 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 continue;
             }
             let solver = self.solver(w, v.name)?;
-            let verified = Instant::now();
             let solver_ref = &mut *self.solvers[solver].1;
-            let checked = verify::checked(w, v.name, solver_ref, inputs, expected.as_ref(), &batch);
+            let preparation = {
+                let _running = beacon::begin(|| Step::new(v.name, batch(), Duration::ZERO));
+                preparation::prepare(solver_ref, inputs)
+            };
+            let Preparation { prepared, took } = match preparation {
+                Ok(preparation) => preparation,
+                Err(panic) => {
+                    self.records.push(Record {
+                        status: Status::Error,
+                        reason: Some(format!("{} {panic}, not measured", v.name)),
+                        ..time
+                    });
+                    continue;
+                }
+            };
+            let verified = Instant::now();
+            let checked = verify::checked(
+                w,
+                v.name,
+                solver_ref,
+                inputs,
+                &prepared,
+                expected.as_ref(),
+                &batch,
+            );
             let out = match checked {
                 Ok(out) => out,
                 Err(reason) => {
@@ -85,7 +109,12 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 }
             };
             let verified = verified.elapsed();
-            for (counter, total) in counter_totals(w, &out) {
+            let mut pending = Pending::new(w, time, inputs, out, solver, verified, prepared);
+            if !took.is_empty() {
+                self.records
+                    .push(preparation_record(w, set, v.name, &took, &pending));
+            }
+            for (counter, total) in counter_totals(w, &pending.out) {
                 let per_input = total as f64 / inputs.len() as f64;
                 self.records.push(Record {
                     median: per_input,
@@ -96,14 +125,10 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                     ..record(w, set, v.name, Metric::Counter, format!("{counter}/input"))
                 });
             }
-            let time = Record {
-                reason: expected
-                    .as_ref()
-                    .filter(|e| e.name != oracle)
-                    .map(|e| format!("verified against {} (oracle skipped by cost model)", e.name)),
-                ..time
-            };
-            let pending = Pending::new(w, time, inputs, out, solver, verified);
+            pending.record.reason = expected
+                .as_ref()
+                .filter(|e| e.name != oracle)
+                .map(|e| format!("verified against {} (oracle skipped by cost model)", e.name));
             self.pending.push(pending);
         }
         Ok(())
@@ -141,6 +166,37 @@ fn record<W: Workload + ?Sized>(
         unit,
         unit_plural: Some(w.unit().to_owned()),
         ..Record::default()
+    }
+}
+
+/// The `prepare` record of `variant` on `set`: each timed preparation of
+/// the batch as a sample, per throughput element like its time.
+fn preparation_record<W: Workload + ?Sized>(
+    w: &W,
+    set: &str,
+    variant: &str,
+    took: &[Duration],
+    pending: &Pending<'_, W>,
+) -> Record {
+    let per_element: Vec<f64> = took
+        .iter()
+        .map(|t| t.as_nanos() as f64 / pending.elements as f64)
+        .collect();
+    let s = stats::summarize(&per_element).expect("at least one preparation");
+    Record {
+        median: s.median,
+        mad: s.mad,
+        min: s.min,
+        max: s.max,
+        samples: per_element.len() as u32,
+        elements_per_sample: pending.elements,
+        ..record(
+            w,
+            set,
+            variant,
+            Metric::Prepare,
+            format!("ns/{}", w.unit_singular()),
+        )
     }
 }
 
@@ -186,6 +242,8 @@ pub struct Pending<'a, W: Workload + ?Sized> {
     pub inputs: &'a [W::Input],
     /// Index into the solvers built for this run.
     pub solver: usize,
+    /// The inputs in the solver's own form, made before verification.
+    pub prepared: Prepared,
     /// Where the solver writes its answers.
     pub out: Vec<W::Output>,
     /// Each input's throughput elements.
@@ -206,7 +264,8 @@ pub struct Pending<'a, W: Workload + ?Sized> {
 
 impl<'a, W: Workload + ?Sized> Pending<'a, W> {
     /// A variant verified on `inputs` (its answers `out`, taking
-    /// `verified`), waiting to be measured with `solver` into `record`.
+    /// `verified`), waiting to be measured with `solver` reading
+    /// `prepared` into `record`.
     fn new(
         w: &W,
         record: Record,
@@ -214,6 +273,7 @@ impl<'a, W: Workload + ?Sized> Pending<'a, W> {
         out: Vec<W::Output>,
         solver: usize,
         verified: Duration,
+        prepared: Prepared,
     ) -> Self {
         let each: Vec<u64> = inputs
             .iter()
@@ -225,6 +285,7 @@ impl<'a, W: Workload + ?Sized> Pending<'a, W> {
             record,
             inputs,
             solver,
+            prepared,
             out,
             each,
             elements,

@@ -68,7 +68,8 @@ pub(super) fn machine_line(s: &Source, named: bool) -> String {
     )
 }
 
-/// The build of a run: its target-cpu, profile and features.
+/// The build of a run: its target-cpu, profile and features, and the
+/// environment its kernels ran with.
 pub(super) fn build_line(s: &Source) -> String {
     let b = &s.file.build;
     let mut line = format!(
@@ -87,6 +88,8 @@ pub(super) fn build_line(s: &Source) -> String {
     if !b.features.is_empty() {
         let _ = write!(line, ", features {}", b.features.join(","));
     }
+    let environment = crate::environment::describe(s.file.environment.as_ref());
+    let _ = write!(line, "; environment: {environment}");
     line
 }
 
