@@ -16,3 +16,6 @@ pub mod check;
 pub mod serve;
 pub mod solve;
 pub mod verify;
+
+#[cfg(test)]
+mod preparation_tests;
