@@ -234,6 +234,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
     };
     grids.print_times();
     grids.print_speedups(baseline);
+    print_preparation(w, records, &sets);
     print_counters(w, records, &variants, &sets);
     print_problems(records);
     outln!();
@@ -347,6 +348,39 @@ impl Grids<'_> {
         let (b, t) = rounds(base).zip(rounds(variant))?;
         interval::sum_ratio_interval(&b, &t, seed)
     }
+}
+
+/// What the variants that prepare their own input form spent on it, per
+/// element and outside the timed runs, beside their time.
+fn print_preparation(w: &dyn DynWorkload, records: &[Record], sets: &[&str]) {
+    let prepared: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.metric == Metric::Prepare)
+        .collect();
+    let Some(first) = prepared.first() else {
+        return;
+    };
+    let mut variants: Vec<&str> = Vec::new();
+    for r in &prepared {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+    }
+    let title = format!(
+        "{}: preparation per element, outside the timed runs ({}, median of each batch's; min–max)",
+        w.name(),
+        first.unit
+    );
+    let element = w.unit_singular();
+    crate::grid::print_grid(&title, sets, &variants, 16, |v, set| {
+        prepared
+            .iter()
+            .find(|r| r.variant == v && r.input_set == set)
+            .map_or_else(
+                || "-".to_owned(),
+                |r| crate::grid::with_interval(r, element),
+            )
+    });
 }
 
 /// The workload's counters (search nodes and the like), one a line.
