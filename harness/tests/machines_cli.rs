@@ -2,7 +2,9 @@
 //! refuses a bad one with one line; `report` of three machines' files (two
 //! of one CPU model) draws each machine apart and names each workload's
 //! fastest variant per machine; `compare` refuses two machines' files
-//! unless told.
+//! unless told. What a run measured with is recorded too: `bench` writes
+//! the environment its kernels ran with (library backtraces off unless
+//! `--keep-env`), and `compare` says when two files differ in it.
 
 use reports::{Build, Machine, Metric, Record, ResultsFile, SCHEMA, Status};
 use std::path::{Path, PathBuf};
@@ -82,6 +84,7 @@ fn results(path: &Path, name: &str, cpu: &str, components: [(&str, f64); 3]) {
         },
         build: Build::default(),
         records,
+        environment: None,
     }
     .write(path)
     .unwrap();
@@ -248,4 +251,66 @@ fn bench_records_the_machine_name_and_refuses_a_bad_one() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("--machine"), "{err}");
     }
+}
+
+#[test]
+fn bench_records_its_environment_and_measures_with_library_backtraces_off() {
+    let d = dir("environment");
+    let out = d.join("bench.json");
+    let args = [
+        "bench",
+        "components",
+        "--variant",
+        "swar",
+        "--inputs",
+        "seed",
+        "--quick",
+        "--rounds",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let bench = |keep: bool| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_bitbench"))
+            .args(args)
+            .args(keep.then_some("--keep-env"))
+            .env("RUST_BACKTRACE", "1")
+            .env_remove("RUST_LIB_BACKTRACE")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        ResultsFile::read(&out)
+            .unwrap()
+            .environment
+            .expect("recorded")
+    };
+    let measured = bench(false);
+    assert_eq!(measured["RUST_BACKTRACE"], "1");
+    assert_eq!(measured["RUST_LIB_BACKTRACE"], "0", "{measured:?}");
+    let kept = bench(true);
+    assert_eq!(kept["RUST_BACKTRACE"], "1");
+    assert!(!kept.contains_key("RUST_LIB_BACKTRACE"), "{kept:?}");
+
+    // Two files that differ in it: compare says so, and still compares.
+    let same = [("naive-bfs", 900.0), ("flood", 300.0), ("swar", 100.0)];
+    let (one, two) = (d.join("one.json"), d.join("two.json"));
+    for (path, environment) in [(&one, measured), (&two, kept)] {
+        results(path, "lab-1", "Planted CPU", same);
+        let mut file = ResultsFile::read(path).unwrap();
+        file.environment = Some(environment);
+        file.write(path).unwrap();
+    }
+    let compared = bitbench(&[
+        "compare",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--metric",
+        "instructions",
+    ]);
+    assert_eq!(compared.status.code(), Some(0), "{}", stderr(&compared));
+    let err = stderr(&compared);
+    assert!(
+        err.contains("different environments (RUST_LIB_BACKTRACE \"0\" vs unset)"),
+        "{err}"
+    );
 }

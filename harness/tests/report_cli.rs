@@ -140,6 +140,7 @@ fn results(path: &Path, slowdown: f64) {
         },
         build: Build::default(),
         records,
+        environment: None,
     }
     .write(path)
     .unwrap();
@@ -231,6 +232,7 @@ fn ab_results(path: &Path) {
         machine: Machine::default(),
         build: Build::default(),
         records,
+        environment: None,
     }
     .write(path)
     .unwrap();

@@ -107,6 +107,7 @@ pub fn file(records: Vec<Record>) -> ResultsFile {
             profile: "release".into(),
         },
         records,
+        environment: None,
     };
     let json = serde_json::to_string(&legacy).expect("a results file serialises");
     ResultsFile::from_json(Path::new("fixture.json"), &json).expect("schema 1 is read")
