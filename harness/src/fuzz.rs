@@ -16,9 +16,9 @@
 //! libfuzzer_sys::fuzz_target!(|bytes: &[u8]| bitbench::fuzz::check(&parity::Parity, bytes));
 //! ```
 //!
-//! The decoder is [`Workload::arbitrary_inputs`]; its default draws a
-//! check set and a seed. To override it in your adapter, forward the
-//! feature (`fuzz = ["bitbench/fuzz"]`) and put the override under
+//! The decoder is [`Workload::arbitrary_inputs`]; its default draws a few
+//! inputs of the quick bench sets. To override it in your adapter, forward
+//! the feature (`fuzz = ["bitbench/fuzz"]`) and put the override under
 //! `#[cfg(feature = "fuzz")]`, as the built-in adapters do (`fuzz --init`
 //! turns on a `fuzz` feature of your crate where there is one).
 //!
@@ -344,10 +344,12 @@ mod tests {
 
     /// Parity of a word, its oracle refusing words above `refuse_above`;
     /// variant `wrong` inverts every answer, `batch-wrong` those of a batch.
+    /// The quick bench sets are `quick_sets`, the full ones the check sets.
     struct Toy {
         name: &'static str,
         variants: &'static [&'static str],
         refuse_above: u64,
+        quick_sets: &'static [&'static str],
     }
 
     struct Parity {
@@ -399,8 +401,12 @@ mod tests {
                 InputSet::new("words", "words with high bits"),
             ]
         }
-        fn bench_sets(&self, _quick: bool) -> Vec<String> {
-            Vec::new()
+        fn bench_sets(&self, quick: bool) -> Vec<String> {
+            if quick {
+                self.quick_sets.iter().map(|s| s.to_string()).collect()
+            } else {
+                self.check_sets()
+            }
         }
         fn check_sets(&self) -> Vec<String> {
             vec!["small".into(), "words".into()]
@@ -456,6 +462,7 @@ mod tests {
             name: "toy-agree",
             variants: &["fold", "popcnt", "again"],
             refuse_above: u64::MAX,
+            quick_sets: &[],
         };
         for bytes in samples() {
             check(&toy, &bytes);
@@ -468,6 +475,7 @@ mod tests {
             name: "toy-wrong",
             variants: &["fold", "popcnt", "wrong"],
             refuse_above: u64::MAX,
+            quick_sets: &[],
         };
         // Set `small` (index 0), seed 7: the word 7, parity 1.
         let message = panic_message(|| check(&toy, &[0, 7, 0, 0, 0, 0, 0, 0, 0]))
@@ -490,6 +498,7 @@ mod tests {
             name: "toy-refused",
             variants: &["fold", "wrong"],
             refuse_above: 99,
+            quick_sets: &[],
         };
         // Set `words`: seed 1000 is over the oracle's bound, so `wrong` is
         // never compared; set `small` always fits, and is.
@@ -503,6 +512,7 @@ mod tests {
             name: "toy-batch",
             variants: &["fold", "batch-wrong"],
             refuse_above: u64::MAX,
+            quick_sets: &[],
         };
         compare(&toy, vec![5]);
         let message = panic_message(|| compare(&toy, vec![5, 6])).expect("caught in the batch");
@@ -514,5 +524,36 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("input:    word 5\n"), "{message}");
+    }
+
+    /// The default decoder: one to four inputs, the same for the same
+    /// bytes, of the quick bench sets where there are some, and none that
+    /// the oracle's cost model refuses.
+    #[test]
+    fn the_default_decoder_keeps_to_quick_sets_and_the_oracles_cost() {
+        let toy = |quick_sets, refuse_above| Toy {
+            name: "toy-decode",
+            variants: &["fold"],
+            refuse_above,
+            quick_sets,
+        };
+        let largest = |toy: Toy| {
+            let decode = |bytes: &[u8]| toy.arbitrary_inputs(&mut Unstructured::new(bytes)).ok();
+            let mut largest = None;
+            for bytes in samples() {
+                let Some(inputs) = decode(&bytes) else {
+                    continue;
+                };
+                assert_eq!(decode(&bytes).as_ref(), Some(&inputs));
+                assert!((1..=4).contains(&inputs.len()), "{inputs:?}");
+                largest = largest.max(inputs.into_iter().max());
+            }
+            largest.expect("some byte string decodes")
+        };
+        // Without quick sets, the check sets: `words` has words above 99...
+        assert!(largest(toy(&[], u64::MAX)) > 99);
+        // ...which the quick set `small` never draws, nor the oracle lets by.
+        assert!(largest(toy(&["small"], u64::MAX)) < 100);
+        assert!(largest(toy(&[], 99)) < 100);
     }
 }

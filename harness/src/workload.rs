@@ -381,8 +381,17 @@ pub trait Workload: Send + Sync + 'static {
     /// [`fuzz::check`](crate::fuzz::check) (feature `fuzz`); `Err` when the
     /// bytes make no input, which the fuzzer then does not count.
     ///
-    /// The default draws one of [`Workload::check_sets`] and a seed and
-    /// generates one input. Override it with a structured decoder that
+    /// The default draws one of the quick bench sets
+    /// ([`Workload::bench_sets`]`(true)`, sweeps at their quick points; the
+    /// [`Workload::check_sets`] when there are none), a seed and a batch of
+    /// one to four inputs, and drops those the oracle's cost model refuses
+    /// ([`Workload::skip`]): a run then costs what a quick bench's inputs
+    /// cost, not a full check set's slowest, and every run checks
+    /// something. The same bytes always decode to the same inputs, as
+    /// [`Workload::generate`] is deterministic. A fixed set (a list of
+    /// tests) is generated whole each run, and the batch drawn from it.
+    ///
+    /// Override it to fuzz other sets, or with a structured decoder that
     /// reaches the corners a generator rarely draws (degenerate sizes,
     /// near-full boards, batch tails) and keeps every input within the
     /// oracle's cost; reading one byte at a time with zeros past the end
@@ -392,14 +401,36 @@ pub trait Workload: Send + Sync + 'static {
         &self,
         u: &mut arbitrary::Unstructured<'_>,
     ) -> arbitrary::Result<Vec<Self::Input>> {
-        let sets = crate::sets::expand(&self.input_sets(), &self.check_sets(), false)
+        let quick = self.bench_sets(true);
+        let names = if quick.is_empty() {
+            self.check_sets()
+        } else {
+            quick
+        };
+        let sets = crate::sets::expand(&self.input_sets(), &names, true)
             .map_err(|_| arbitrary::Error::IncorrectFormat)?;
         let set = u.choose(&sets)?;
         let seed = u.arbitrary()?;
-        let inputs = self
-            .generate(set, seed, 1)
+        let n = u.int_in_range(1..=4)?;
+        let generated = self
+            .generate(set, seed, n)
             .map_err(|_| arbitrary::Error::IncorrectFormat)?;
-        Ok(vec![u.choose(&inputs)?.clone()])
+        let batch = if generated.len() > n {
+            (0..n)
+                .map(|_| u.choose(&generated).cloned())
+                .collect::<arbitrary::Result<Vec<_>>>()?
+        } else {
+            generated
+        };
+        let oracle = self.oracle();
+        let inputs: Vec<_> = batch
+            .into_iter()
+            .filter(|input| self.skip(oracle, input).is_none())
+            .collect();
+        if inputs.is_empty() {
+            return Err(arbitrary::Error::IncorrectFormat);
+        }
+        Ok(inputs)
     }
     /// Inputs one step smaller than `input`, for minimising a failure.
     ///

@@ -146,9 +146,20 @@ fn an_outside_crate_gets_a_fuzz_crate_that_finds_its_bug() {
 
     let (o, out, err) = run(&toy, &["fuzz", "--init"]);
     assert!(o.status.success(), "{out}{err}");
-    assert!(out.contains("targets: parity"), "{out}");
+    assert!(
+        out.contains("targets: parity; dependency versions from "),
+        "{out}"
+    );
+    // The toy's lock file, so what the two share builds at the toy's
+    // versions, and resolver 3 (edition 2024) for what the fuzz crate adds.
+    let lock = |path: &Path| std::fs::read_to_string(path).unwrap();
+    assert_eq!(
+        lock(&dir.join("fuzz/Cargo.lock")),
+        lock(&dir.join("Cargo.lock"))
+    );
     let manifest = std::fs::read_to_string(dir.join("fuzz/Cargo.toml")).unwrap();
     assert!(manifest.contains("\n[workspace]\n"), "{manifest}");
+    assert!(manifest.contains("\nedition = \"2024\"\n"), "{manifest}");
     assert!(
         manifest.contains("\nfuzz-toy = { path = \"..\" }\n"),
         "{manifest}"
@@ -165,9 +176,10 @@ fn an_outside_crate_gets_a_fuzz_crate_that_finds_its_bug() {
     if cargo_fuzz_missing() {
         eprintln!("fuzzing skipped: cargo-fuzz missing (bash .ci/install-fuzz)");
     } else {
-        // The same dependency versions as our own fuzz crate, so only the
-        // toy's two packages are new to the resolver and the dependencies'
-        // artifacts are the ones our fuzz crate's build left (see above).
+        // Our own fuzz crate's lock file in place of the toy's: the same
+        // dependency versions as our fuzz crate, so only the toy's two
+        // packages are new to the resolver and the dependencies' artifacts
+        // are the ones our fuzz crate's build left (see above).
         std::fs::copy(
             workspace.join("fuzz/Cargo.lock"),
             dir.join("fuzz/Cargo.lock"),

@@ -9,9 +9,10 @@
 //! replays the artifact with `BITBENCH_FUZZ_PRINT` set (the decoding is the
 //! library's, `bitbench::fuzz`); `--decode` does the same for an artifact
 //! found earlier. `--init` writes such a crate for an outside crate's own
-//! workloads ([`init`]).
+//! workloads ([`init`]), with the crate's lock file ([`lock`]).
 
 mod init;
+mod lock;
 
 pub use init::record_paths;
 
@@ -41,8 +42,11 @@ pub struct Args {
     #[arg(long, value_name = "ARTIFACT")]
     decode: Option<PathBuf>,
     /// Write a cargo-fuzz crate (fuzz/, beside this program's Cargo.toml)
-    /// with one target per workload, then stop; the workloads must be
-    /// given to `bitbench::main!` by their paths in the crate's library.
+    /// with one target per workload and the crate's Cargo.lock, then stop;
+    /// the workloads must be given to `bitbench::main!` by their paths in
+    /// the crate's library. A target draws a few inputs of the workload's
+    /// quick bench sets (`bench_sets(true)`) unless its adapter overrides
+    /// `Workload::arbitrary_inputs` to pick other sets or build inputs.
     #[arg(long, conflicts_with_all = ["decode", "targets"])]
     init: bool,
 }
@@ -166,23 +170,39 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, Error> {
     Ok(text.split_whitespace().map(str::to_owned).collect())
 }
 
+/// `--init`: writes the fuzz crate, unless there is one, and says what it
+/// wrote.
+fn initialise(suite: &Suite, program: &str) -> Result<(), Error> {
+    if let Ok(dir) = fuzz_dir(suite, program) {
+        return Err(Error::usage(format!(
+            "fuzz --init: {} is a cargo-fuzz crate already; `{program} fuzz` runs it",
+            dir.display()
+        )));
+    }
+    let written = init::write(suite, program)?;
+    let versions = match &written.lock {
+        Some(lock) => format!("; dependency versions from {}", lock.display()),
+        None => {
+            eprintln!(
+                "fuzz --init: the crate has no Cargo.lock; the fuzz crate's \
+                 dependencies resolve afresh"
+            );
+            String::new()
+        }
+    };
+    outln!(
+        "wrote {} (targets: {}{versions}); run them with `{program} fuzz`",
+        written.dir.display(),
+        written.targets.join(", ")
+    );
+    Ok(())
+}
+
 /// Runs `bitbench fuzz`.
 pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let program = crate::repro::program(suite.origin().binary);
     if args.init {
-        if let Ok(dir) = fuzz_dir(suite, &program) {
-            return Err(Error::usage(format!(
-                "fuzz --init: {} is a cargo-fuzz crate already; `{program} fuzz` runs it",
-                dir.display()
-            )));
-        }
-        let (dir, targets) = init::write(suite, &program)?;
-        outln!(
-            "wrote {} (targets: {}); run them with `{program} fuzz`",
-            dir.display(),
-            targets.join(", ")
-        );
-        return Ok(());
+        return initialise(suite, &program);
     }
     let dir = fuzz_dir(suite, &program)?;
     let known = list_targets(&dir)?;

@@ -6,8 +6,10 @@
 //! so [`main!`](crate::main!) records the source text of every workload it
 //! is given, and only a path through the crate's library will do. The
 //! generated crate has a workspace of its own, so libFuzzer's build flags
-//! never reach the user's builds.
+//! never reach the user's builds, and a lock file that starts as the
+//! crate's ([`lock`]).
 
+use super::lock;
 use crate::entry::Suite;
 use crate::error::Error;
 use serde_json::Value;
@@ -30,8 +32,8 @@ pub fn record_paths(paths: &'static [&'static str]) {
 }
 
 /// Writes `fuzz/` beside the program's manifest, for `program` to run;
-/// returns the folder and the target names.
-pub(super) fn write(suite: &Suite, program: &str) -> Result<(PathBuf, Vec<String>), Error> {
+/// returns what it wrote.
+pub(super) fn write(suite: &Suite, program: &str) -> Result<Written, Error> {
     let origin = suite.origin();
     let refuse = |why: String| Error::usage(format!("fuzz --init: {why}"));
     let Some(paths) = PATHS.get() else {
@@ -78,11 +80,42 @@ pub(super) fn write(suite: &Suite, program: &str) -> Result<(PathBuf, Vec<String
         targets.push((name.to_owned(), path));
     }
 
-    let written = |e: std::io::Error| refuse(format!("cannot write {}: {e}", dir.display()));
+    let lock = scaffold(crate_dir, &dir, &package, program, &targets)?;
+    Ok(Written {
+        dir,
+        targets: targets.into_iter().map(|(name, _)| name).collect(),
+        lock,
+    })
+}
+
+/// What `fuzz --init` wrote.
+pub(super) struct Written {
+    /// The fuzz crate's folder.
+    pub dir: PathBuf,
+    /// Its targets, one per workload.
+    pub targets: Vec<String>,
+    /// The crate's lock file it copied, if the crate has one.
+    pub lock: Option<PathBuf>,
+}
+
+/// Writes the fuzz crate in `dir` for `package` (in `crate_dir`): its
+/// manifest, its `.gitignore`, one source per target (a workload's name
+/// and its path in the library) and the crate's lock file
+/// ([`lock::copy`]), which it returns.
+fn scaffold(
+    crate_dir: &Path,
+    dir: &Path,
+    package: &Package,
+    program: &str,
+    targets: &[(String, String)],
+) -> Result<Option<PathBuf>, Error> {
+    let written = |e: std::io::Error| {
+        Error::usage(format!("fuzz --init: cannot write {}: {e}", dir.display()))
+    };
     std::fs::create_dir_all(dir.join("fuzz_targets")).map_err(written)?;
     std::fs::write(
         dir.join("Cargo.toml"),
-        package.fuzz_manifest(&dir, program, &targets),
+        package.fuzz_manifest(dir, program, targets),
     )
     .map_err(written)?;
     std::fs::write(
@@ -90,7 +123,7 @@ pub(super) fn write(suite: &Suite, program: &str) -> Result<(PathBuf, Vec<String
         "target\ncorpus\nartifacts\ncoverage\n",
     )
     .map_err(written)?;
-    for (name, path) in &targets {
+    for (name, path) in targets {
         std::fs::write(
             dir.join("fuzz_targets")
                 .join(format!("{}.rs", file_stem(name))),
@@ -98,7 +131,7 @@ pub(super) fn write(suite: &Suite, program: &str) -> Result<(PathBuf, Vec<String
         )
         .map_err(written)?;
     }
-    Ok((dir, targets.into_iter().map(|(name, _)| name).collect()))
+    lock::copy(crate_dir, &package.workspace_root, dir)
 }
 
 /// A target's file name: the workload's name as a Rust file stem.
@@ -158,6 +191,10 @@ struct Package {
     has_fuzz_feature: bool,
     /// How the package depends on bitbench, as a dependency table's keys.
     bitbench: Vec<(&'static str, String)>,
+    /// Its `rust-version`, which the fuzz crate's resolver honours too.
+    rust_version: Option<String>,
+    /// Its workspace's root folder, where a member's lock file is.
+    workspace_root: PathBuf,
 }
 
 impl Package {
@@ -188,10 +225,13 @@ impl Package {
                     manifest.display()
                 ))
             })?;
-        Package::from_metadata(package)
+        let workspace_root = metadata["workspace_root"]
+            .as_str()
+            .map_or_else(|| crate_dir.to_owned(), PathBuf::from);
+        Package::from_metadata(package, workspace_root)
     }
 
-    fn from_metadata(package: &Value) -> Result<Package, Error> {
+    fn from_metadata(package: &Value, workspace_root: PathBuf) -> Result<Package, Error> {
         let name = package["name"].as_str().unwrap_or_default().to_owned();
         let lib = package["targets"]
             .as_array()
@@ -223,9 +263,11 @@ impl Package {
                     dependency["source"]
                 ))
             })?,
+            rust_version: package["rust_version"].as_str().map(str::to_owned),
             name,
             lib,
             has_fuzz_feature,
+            workspace_root,
         })
     }
 
@@ -247,6 +289,10 @@ impl Package {
         } else {
             ""
         };
+        let rust_version = self
+            .rust_version
+            .as_ref()
+            .map_or_else(String::new, |v| format!("rust-version = {v:?}\n"));
         let mut text = format!(
             "# Differential cargo-fuzz targets for {name}: every variant of each workload\n\
              # against its oracle (`bitbench::fuzz::check`). Its own workspace, so\n\
@@ -257,7 +303,12 @@ impl Package {
              name = \"{name}-fuzz\"\n\
              version = \"0.0.0\"\n\
              publish = false\n\
-             edition = \"2021\"\n\n\
+             # `fuzz --init` copied {name}'s Cargo.lock here (where it had one), so\n\
+             # the dependencies they share build at its versions. Edition 2024\n\
+             # implies resolver 3, which picks the others at versions that the\n\
+             # rust-version (copied from {name}'s; without one, the toolchain's) allows.\n\
+             edition = \"2024\"\n\
+             {rust_version}\n\
              [package.metadata]\n\
              cargo-fuzz = true\n\n\
              [dependencies]\n\
@@ -370,9 +421,11 @@ mod tests {
                 "dependencies": [{"name": "bitbench", "kind": null, "req": "^0.1",
                     "source": "registry+https://github.com/rust-lang/crates.io-index"}]})
         };
-        let bin_only = Package::from_metadata(&package(serde_json::json!(["bin"]))).unwrap();
+        let bin_only =
+            Package::from_metadata(&package(serde_json::json!(["bin"])), "/w".into()).unwrap();
         assert_eq!(bin_only.lib, None);
-        let lib = Package::from_metadata(&package(serde_json::json!(["lib"]))).unwrap();
+        let lib =
+            Package::from_metadata(&package(serde_json::json!(["lib"])), "/w".into()).unwrap();
         assert_eq!(lib.lib.as_deref(), Some("toy_kernel"));
         assert!(lib.has_fuzz_feature);
     }
@@ -393,5 +446,96 @@ mod tests {
                 ("branch", "main".into())
             ])
         );
+    }
+
+    /// A user's workspace lock file, written by hand: packages at versions
+    /// older than the registry's newest, which the fuzz crate must keep.
+    const LOCK: &str = r#"version = 4
+
+[[package]]
+name = "bitbench"
+version = "0.1.0"
+dependencies = [
+ "serde",
+]
+
+[[package]]
+name = "cc"
+version = "1.0.83"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+checksum = "f1174fb0b6ec23863f8b0aeebc2e4b8c6c6f6e0a0d8c5f0e0d3b3b0b8c6f1a2b"
+
+[[package]]
+name = "kernel"
+version = "0.2.0"
+dependencies = [
+ "bitbench",
+ "cc",
+]
+
+[[package]]
+name = "serde"
+version = "1.0.100"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+checksum = "0d4a1c8b1c2b8f1e7c0c5a3c4e2f1d9b8a7c6e5f4d3c2b1a0f9e8d7c6b5a4f3e"
+"#;
+
+    /// Each package's name and version in a lock file.
+    fn versions(lock: &Path) -> Vec<(String, String)> {
+        let text = std::fs::read_to_string(lock).expect("the lock file");
+        let field = |package: &str, key: &str| {
+            let prefix = format!("{key} = \"");
+            package
+                .lines()
+                .find_map(|l| l.strip_prefix(&prefix)?.strip_suffix('"'))
+                .expect("a name and a version")
+                .to_owned()
+        };
+        text.split("[[package]]")
+            .skip(1)
+            .map(|p| (field(p, "name"), field(p, "version")))
+            .collect()
+    }
+
+    /// The fuzz crate of `kernel`, a member of a workspace whose lock file
+    /// (at the root, as cargo keeps it) pins `cc` below its newest: through
+    /// `cargo metadata` (`--no-deps`: nothing resolved, no network), as
+    /// `fuzz --init` reads the package.
+    #[test]
+    fn the_fuzz_crate_keeps_the_workspaces_versions_and_rust_version() {
+        let root = std::env::temp_dir().join(format!("bitbench-fuzz-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let kernel = root.join("kernel");
+        std::fs::create_dir_all(kernel.join("src")).unwrap();
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"kernel\"]\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("Cargo.lock"), LOCK).unwrap();
+        let manifest = format!(
+            "[package]\nname = \"kernel\"\nversion = \"0.2.0\"\nedition = \"2024\"\n\
+             rust-version = \"1.90\"\n\n[dependencies]\n\
+             bitbench = {{ path = {:?}, default-features = false }}\n",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::write(kernel.join("Cargo.toml"), manifest).unwrap();
+        std::fs::write(kernel.join("src/lib.rs"), "").unwrap();
+
+        let package = Package::read(&kernel, "kernel").unwrap();
+        let fuzz = kernel.join("fuzz");
+        let targets = [("parity".to_owned(), "kernel::PARITY".to_owned())];
+        let lock = scaffold(&kernel, &fuzz, &package, "kernel", &targets).unwrap();
+        assert_eq!(lock, Some(root.join("Cargo.lock")));
+        let pinned = versions(&fuzz.join("Cargo.lock"));
+        let cc = ("cc".to_owned(), "1.0.83".to_owned());
+        assert!(pinned.contains(&cc), "{pinned:?}");
+        assert_eq!(pinned, versions(&root.join("Cargo.lock")));
+        let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
+        assert!(
+            manifest.contains("\nedition = \"2024\"\nrust-version = \"1.90\"\n"),
+            "{manifest}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
