@@ -75,3 +75,4 @@ mod sampling;
 mod setup;
 mod stats;
 mod verdict;
+mod words;
