@@ -243,15 +243,16 @@ pub fn of_comparison(
         .collect()
 }
 
-/// The sentence for a time change that instructions do not explain.
-pub fn time_without_instructions(instructions_pct: Option<f64>) -> String {
+/// The sentence for a time change that instructions do not explain, its
+/// hint naming `program`.
+pub fn time_without_instructions(program: &str, instructions_pct: Option<f64>) -> String {
     let counted = instructions_pct.map_or_else(
         || "instructions were not compared".to_owned(),
         |pct| format!("instructions moved {pct:+.2} %, within the threshold"),
     );
     format!(
         "time moved and {counted}: the cause is not in the instruction stream (memory, \
-         branches, code layout); `bitbench count --cache` (or `ab --cache`) ranks the \
+         branches, code layout); `{program} count --cache` (or `ab --cache`) ranks the \
          functions by their D1 and LL miss deltas"
     )
 }

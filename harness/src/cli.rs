@@ -3,17 +3,24 @@
 //!
 //! This is the only place that turns errors into exit codes: 0 ok, 1 a
 //! check or gate failed, 2 bad usage or input.
+//!
+//! The help texts are templates in the program's own words: `{program}`
+//! for its name, `{workload}` for the workload the examples run and the
+//! rest of the placeholders `words` fills in when help is shown.
 
 use crate::cmd;
 use crate::dyn_workload::DynWorkload;
 use crate::entry::{Origin, Suite};
 use crate::error::Error;
 use crate::out::StdoutClosed;
+use crate::words::Words;
+use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::ffi::OsString;
 use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
-/// Differential testing and benchmarking of bitboard kernels.
+/// {about}.
 ///
 /// With no subcommand, runs the main job: check every workload, run the
 /// quick benchmark and write a results file.
@@ -42,18 +49,18 @@ enum Command {
     List(cmd::list::Args),
     /// Solve inputs given in the workload's text format.
     ///
-    /// Example: bitbench solve components '#...../#...../##..#./....../....../....../....../....../....../....../....../......'
+    /// Example: {program} solve {workload} {input}
     Solve(cmd::solve::Args),
     /// Print the inputs of one input set, one a line, in the format `solve` reads.
     ///
     /// The same seed and count give exactly the inputs `bench` measures, so
     /// an outside implementation can be checked and timed on them:
-    /// bitbench inputs components density:0.125 > boards.txt
+    /// {program} inputs {workload} {set} > {file}
     Inputs(cmd::inputs::Args),
     /// Run every variant against the oracle on generated inputs and edge cases.
     ///
     /// On a disagreement, prints the smallest failing input found, both
-    /// answers and the `bitbench solve` commands that reproduce it; exits 1.
+    /// answers and the `{program} solve` commands that reproduce it; exits 1.
     /// A variant that crashes or hangs is reported the same way, with what
     /// happened, and the others are still checked.
     Check(cmd::check::Args),
@@ -81,14 +88,14 @@ enum Command {
     Export(cmd::export::Args),
     /// Paired A/B of two builds (git revisions or binaries): answers, time, instructions.
     ///
-    /// Example: bitbench ab main (main against the working tree); exit 1
+    /// Example: {program} ab main (main against the working tree); exit 1
     /// when a record regressed or an answer changed.
     Ab(cmd::ab::Args),
     /// Keep runs in a store and follow them over commits: add, report, check,
     /// compare; run measures a range of commits, bisect finds where a record moved.
     ///
-    /// Example: bitbench history add results/*.json --store history; then
-    /// bitbench history report --store history --out history-report.
+    /// Example: {program} history add results/*.json --store history; then
+    /// {program} history report --store history --out history-report.
     #[command(subcommand)]
     History(cmd::history::Command),
     /// Internal: answer `ab`'s requests on stdin (line-delimited JSON).
@@ -96,7 +103,7 @@ enum Command {
     Serve,
     /// Run the cargo-fuzz differential targets (fuzz/) for a bounded time each.
     ///
-    /// Exits 1 on a finding, printed with the `bitbench solve` command that
+    /// Exits 1 on a finding, printed with the `{program} solve` command that
     /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
     /// `--init` writes a fuzz crate for a program's own workloads.
     Fuzz(cmd::fuzz::Args),
@@ -129,18 +136,22 @@ enum Command {
 /// }
 /// ```
 pub fn main(workloads: &[&dyn DynWorkload], origin: Origin) -> ExitCode {
-    main_with_version(workloads, origin, None)
+    main_with_package(workloads, origin, None, "")
 }
 
-/// [`main`] knowing the program's own version, which `--version` prints
-/// before bitbench's. Not API: what [`main!`](crate::main!) expands to,
-/// with `CARGO_PKG_VERSION` read in the program's crate (a field of
-/// [`Origin`] would break the struct literals users may write).
+/// [`main`] knowing what the program's own package says: its `version`,
+/// which `--version` prints before bitbench's, and `about` (empty: nothing
+/// said), the line its `--help` opens with. Not API: what
+/// [`main!`](crate::main!) expands to, with `CARGO_PKG_VERSION` and
+/// `CARGO_PKG_DESCRIPTION` (or the `about` it was given) read in the
+/// program's crate (a field of [`Origin`] would break the struct literals
+/// users may write).
 #[doc(hidden)]
-pub fn main_with_version(
+pub fn main_with_package(
     workloads: &[&dyn DynWorkload],
     origin: Origin,
     version: Option<&'static str>,
+    about: &'static str,
 ) -> ExitCode {
     crate::machine::set_build(origin.commit, origin.dirty);
     // A counted child (`count --run-case`, under valgrind) and a setup
@@ -166,18 +177,8 @@ pub fn main_with_version(
     if let Some(code) = crate::counting::gungraun_entry() {
         return code;
     }
-    let mut command = Cli::command().name(origin.binary).bin_name(origin.binary);
-    // clap prints the name, then this; the `bitbench` binary keeps the
-    // derived version, bitbench's own.
-    if origin.package != env!("CARGO_PKG_NAME") {
-        const BITBENCH: &str = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
-        command = command.version(match version {
-            Some(version) => format!("{version} {BITBENCH}").leak(),
-            None => BITBENCH,
-        });
-    }
-    let matches = command.try_get_matches();
-    let cli = match matches.and_then(|m| Cli::from_arg_matches(&m)) {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match read(&suite, version, about, &args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -200,6 +201,42 @@ pub fn main_with_version(
             Err(payload) => std::panic::resume_unwind(payload),
         },
     }
+}
+
+/// Reads `args` (the program's name first) as `suite`'s program: under
+/// its binary's name, with its `version` beside bitbench's and, when what
+/// clap shows is help, with that help in the program's own words
+/// ([`Words`], worked out only then), `about` (empty: none given) its
+/// about line.
+fn read(
+    suite: &Suite,
+    version: Option<&'static str>,
+    about: &str,
+    args: &[OsString],
+) -> Result<Cli, clap::Error> {
+    let origin = suite.origin();
+    let mut command = Cli::command().name(origin.binary).bin_name(origin.binary);
+    // clap prints the name, then this; the `bitbench` binary keeps the
+    // derived version, bitbench's own.
+    if origin.package != env!("CARGO_PKG_NAME") {
+        const BITBENCH: &str = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
+        command = command.version(match version {
+            Some(version) => format!("{version} {BITBENCH}").leak(),
+            None => BITBENCH,
+        });
+    }
+    let matches = command
+        .clone()
+        .try_get_matches_from(args)
+        .or_else(|e| match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                Words::of(suite, about)
+                    .fill(command)
+                    .try_get_matches_from(args)
+            }
+            _ => Err(e),
+        })?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// Parses `args` (without the program's name) as bitbench's command line
@@ -246,5 +283,116 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::History(command) => cmd::history::run(suite, command),
         Command::Serve => cmd::serve::run(suite),
         Command::Fuzz(args) => cmd::fuzz::run(suite, args),
+    }
+}
+
+#[cfg(all(test, feature = "suite"))]
+mod tests {
+    use super::*;
+    use crate::builtin;
+
+    /// The help `args` ask for, as `suite`'s program told `about` shows
+    /// it, its lines joined (clap wraps them at its width).
+    fn help(suite: &Suite, about: &str, args: &[&str]) -> String {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let Err(shown) = read(suite, None, about, &args) else {
+            panic!("{args:?} shows no help");
+        };
+        assert!(!shown.use_stderr(), "{args:?}: {shown}");
+        let text = shown.to_string();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// Every help page of `program`: the short and long top-level ones and
+    /// each subcommand's, nested ones included.
+    fn pages(program: &str) -> Vec<Vec<String>> {
+        let mut pages = vec![vec![program.to_owned(), "-h".to_owned()]];
+        let mut stack = vec![(vec![program.to_owned()], Cli::command())];
+        while let Some((path, command)) = stack.pop() {
+            pages.push([&path[..], &["--help".to_owned()]].concat());
+            for sub in command.get_subcommands() {
+                let path = [&path[..], &[sub.get_name().to_owned()]].concat();
+                stack.push((path, sub.clone()));
+            }
+        }
+        pages
+    }
+
+    #[test]
+    fn an_outside_programs_help_names_it_and_its_own_workload() {
+        let origin = Origin {
+            package: "toy",
+            binary: "toy",
+            manifest_dir: "/toy",
+            commit: None,
+            dirty: None,
+        };
+        let suite = Suite::new(&[&builtin::meteor::METEOR], origin).unwrap();
+        let commands: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_owned())
+            .collect();
+        for page in pages("toy") {
+            let page: Vec<&str> = page.iter().map(String::as_str).collect();
+            let text = help(&suite, "Finds the pieces.", &page);
+            for command in &commands {
+                assert!(
+                    !text.contains(&format!("bitbench {command}")),
+                    "{page:?}: {text}"
+                );
+            }
+            for built_in in ["components", "boards", "density:0.125", "bitboard kernels"] {
+                assert!(!text.contains(built_in), "{page:?}: {text}");
+            }
+            let placeholders = [
+                "{about}",
+                "{program}",
+                "{workload}",
+                "{input}",
+                "{set",
+                "{file}",
+                "{sample}",
+            ];
+            for placeholder in placeholders {
+                assert!(!text.contains(placeholder), "{page:?}: {text}");
+            }
+        }
+        assert!(
+            help(&suite, "Finds the pieces.", &["toy", "--help"]).starts_with("Finds the pieces. ")
+        );
+        assert!(
+            help(&suite, "", &["toy", "-h"])
+                .starts_with("Differential testing and benchmarking of meteor Usage: toy")
+        );
+        let solve = help(&suite, "", &["toy", "solve", "--help"]);
+        assert!(solve.contains("Example: toy solve meteor '"), "{solve}");
+        assert!(solve.contains("(see `toy list`)"), "{solve}");
+        let inputs = help(&suite, "", &["toy", "inputs", "--help"]);
+        assert!(inputs.contains(": toy inputs meteor "), "{inputs}");
+        assert!(inputs.contains("> inputs.txt"), "{inputs}");
+    }
+
+    #[test]
+    fn the_bitbench_binarys_help_keeps_its_own_examples() {
+        let suite = Suite::new(builtin::WORKLOADS, crate::origin!()).unwrap();
+        let help = |args: &[&str]| help(&suite, "", args);
+        assert!(help(&["bitbench", "-h"]).starts_with(
+            "Differential testing and benchmarking of bitboard kernels Usage: bitbench"
+        ));
+        let board =
+            "#...../#...../##..#./....../....../....../....../....../....../....../....../......";
+        let solve = help(&["bitbench", "solve", "--help"]);
+        assert!(
+            solve.contains(&format!("Example: bitbench solve components '{board}'")),
+            "{solve}"
+        );
+        let inputs = help(&["bitbench", "inputs", "--help"]);
+        for shown in [
+            "on them: bitbench inputs components density:0.125 > boards.txt",
+            "e.g. `density:0.125` or `official` (see `bitbench list`)",
+            "sample holds (4096 boards for components)",
+        ] {
+            assert!(inputs.contains(shown), "{inputs}");
+        }
     }
 }

@@ -77,6 +77,10 @@ mod sealed {
         fn shrink_text(&self, line: &str) -> Vec<String>;
         /// The picture of the text input `line` (empty when it does not parse).
         fn picture_text(&self, line: &str) -> String;
+        /// An input to show in an example, as text: the shortest edge case
+        /// that is not empty, else the first input of the first set `bench`
+        /// measures (`None` when there is neither).
+        fn example_input(&self) -> Option<String>;
         /// Verifies then times; returns the records.
         fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error>;
         /// Sweeps the main job measures with the declared default variant only.
@@ -180,6 +184,18 @@ mod sealed {
             self.parse_input(line)
                 .map(|input| self.picture(&input))
                 .unwrap_or_default()
+        }
+        fn example_input(&self) -> Option<String> {
+            let edge_cases = self.edge_cases();
+            let edge_case = edge_cases
+                .iter()
+                .map(|(_, input)| self.format_input(input))
+                .filter(|text| !text.is_empty())
+                .min_by_key(String::len);
+            edge_case.or_else(|| {
+                let set = self.measured_sets(&[], false).into_iter().next()?;
+                self.input_lines(&set, 1, Some(1)).ok()?.into_iter().next()
+            })
         }
         fn bench(&self, options: &BenchOptions) -> Result<Vec<Record>, Error> {
             let mut records = bench::run(self, options)?;

@@ -55,6 +55,12 @@ macro_rules! origin {
 /// Each argument is a constant expression of a type implementing
 /// [`Workload`](crate::Workload), usually a unit struct.
 ///
+/// The program's `--help` opens with what it is: its package's
+/// `description` from `Cargo.toml`, or the text given first as
+/// `bitbench::main!(about = "Parity of a word, two ways"; Parity)`. Its
+/// examples run its first workload, and the commands it prints to run
+/// name the program itself.
+///
 /// ```no_run
 /// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
@@ -105,17 +111,27 @@ macro_rules! origin {
 /// ```
 #[macro_export]
 macro_rules! main {
-    ($($workload:expr),+ $(,)?) => {
+    (about = $about:expr; $($workload:expr),+ $(,)?) => {
         fn main() -> ::std::process::ExitCode {
             static WORKLOADS: &[&dyn $crate::DynWorkload] = &[$(&$workload),+];
             // What `fuzz --init` names each workload by in the targets.
             $crate::record_paths(&[$(stringify!($workload)),+]);
-            $crate::cli::main_with_version(
+            $crate::cli::main_with_package(
                 WORKLOADS,
                 $crate::origin!(),
                 option_env!("CARGO_PKG_VERSION"),
+                $about,
             )
         }
+    };
+    ($($workload:expr),+ $(,)?) => {
+        $crate::main!(
+            about = match option_env!("CARGO_PKG_DESCRIPTION") {
+                Some(description) => description,
+                None => "",
+            };
+            $($workload),+
+        );
     };
 }
 

@@ -76,3 +76,4 @@ mod sampling;
 mod setup;
 mod stats;
 mod verdict;
+mod words;

@@ -75,7 +75,7 @@ pub(crate) fn shell_words(line: &str) -> Vec<String> {
 }
 
 /// Quotes a text input for a POSIX shell.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

@@ -15,7 +15,8 @@
 //! registrations must be one clear line naming the workload, never a crash
 //! or a timing. A third binary is the README's "Your own kernel" example,
 //! verbatim, which must build and pass `check`. `--version` names the
-//! program, its version (which only `main!` knows) and bitbench's.
+//! program, its version (which only `main!` knows) and bitbench's; `-h`
+//! opens with what the program is, and a repro line names the program.
 
 mod common;
 
@@ -94,8 +95,9 @@ impl Workload for Ones {
 }
 "#;
 
-/// The toy's `main`: the one line a user writes.
-const MAIN: &str = "bitbench::main!(toy_kernel::ONES);\n";
+/// The toy's `main`: the one line a user writes, here with the line its
+/// help opens with.
+const MAIN: &str = "bitbench::main!(about = \"Set bits, four ways\"; toy_kernel::ONES);\n";
 
 /// A workload configured at run time, sound or broken as `TOY_CONFIG` says.
 const RUNTIME: &str = r#"
@@ -176,6 +178,23 @@ fn an_outside_crate_gets_the_whole_command_line() {
         let version = run(exe, &["--version"], "");
         let bitbench = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
         assert_eq!(text(&version).0, format!("{line} {bitbench}\n"));
+    }
+
+    // `--help` opens with the line `main!` was given; a program calling
+    // `cli::main` itself has none, and names its workloads.
+    for (exe, about) in [
+        (&toy, "Set bits, four ways"),
+        (
+            &runtime,
+            "Differential testing and benchmarking of ones-runtime",
+        ),
+    ] {
+        let help = run(exe, &["-h"], "");
+        assert!(
+            text(&help).0.starts_with(&format!("{about}\n")),
+            "{}",
+            text(&help).0
+        );
     }
 
     let list = run(&toy, &["list", "--json"], "");
@@ -362,6 +381,12 @@ fn an_outside_crate_gets_the_whole_command_line() {
         out.contains("popcnt") && out.contains("panicked: cannot do"),
         "{out}"
     );
+    // Its repro line runs this program, on its own workload.
+    assert!(
+        out.contains("reproduce: toy-runtime solve broken-toy --variant popcnt '"),
+        "{out}"
+    );
+    assert!(!out.contains("bitbench"), "{out}");
     let path = scratch.join("variant.json");
     let o = run(
         &runtime,

@@ -2,12 +2,14 @@
 //! workspace bringing a kernel none of ours has (population count, eight
 //! variants from a bit loop to AVX-512 `vpopcntq`) through
 //! `bitbench::main!`. Built with its committed lock file into this
-//! workspace's target directory, then run through its own binary: `check`,
-//! `bench --quick` over the buffer-size sweep, and `report`, whose line
-//! chart over buffer size must be there; `--version` names the example and
-//! bitbench, and `count`, left out with the default features, says how to
-//! get it. The guide's page on your own kernel shows the example's own
-//! lines, which this test keeps true.
+//! workspace's target directory, then run through its own binary: the
+//! main job (`check`, `bench --quick` over the buffer-size sweep and the
+//! report, whose line chart over buffer size must be there, then the
+//! summary with its hint); `--version` names the example and bitbench,
+//! `--help` is the example's own (its package's description, its workload
+//! in the examples), and `count`, left out with the default features,
+//! says how to get it. The guide's page on your own kernel shows the
+//! example's own lines, which this test keeps true.
 
 mod common;
 
@@ -19,9 +21,11 @@ fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/popcount")
 }
 
-fn run(exe: &Path, args: &[&str]) -> (String, String) {
+/// Runs the example with `args` in `dir`; it must succeed.
+fn run(exe: &Path, dir: &Path, args: &[&str]) -> (String, String) {
     let out: Output = Command::new(exe)
         .args(args)
+        .current_dir(dir)
         .env("CI", "1")
         .output()
         .expect("the example runs");
@@ -36,7 +40,7 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     let scratch = scratch("popcount");
     std::fs::create_dir_all(&scratch).unwrap();
 
-    let (version, _) = run(&popcount, &["--version"]);
+    let (version, _) = run(&popcount, &scratch, &["--version"]);
     assert_eq!(
         version,
         concat!(
@@ -45,6 +49,7 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
             ")\n"
         )
     );
+    its_help_is_its_own(&popcount, &scratch);
     // Built without bitbench's `count` feature: the command is still
     // there, and whatever follows it gets one line saying how to add it.
     for args in [&["count"][..], &["count", "popcount", "--help"]] {
@@ -60,7 +65,7 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
         );
     }
 
-    let (list, _) = run(&popcount, &["list", "--json"]);
+    let (list, _) = run(&popcount, &scratch, &["list", "--json"]);
     let variants: Vec<serde_json::Value> = serde_json::from_str(&list).unwrap();
     assert_eq!(variants.len(), 8, "{list}");
     let available: Vec<&str> = variants
@@ -69,21 +74,21 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
         .map(|v| v["variant"].as_str().unwrap())
         .collect();
 
-    let (out, _) = run(&popcount, &["check", "--cases", "300"]);
+    // The main job: check, the quick bench, the report and the summary,
+    // its files in the directory it runs in.
+    let (out, _) = run(&popcount, &scratch, &[]);
     for v in available.iter().filter(|v| **v != "bit-loop") {
         assert!(
             out.contains(&format!("{v}: agreed with bit-loop on")),
             "{out}"
         );
     }
-
-    let results = scratch.join("sizes.json");
-    run(
-        &popcount,
-        &["bench", "--quick", "--out", results.to_str().unwrap()],
-    );
+    let results = out
+        .lines()
+        .find_map(|l| l.strip_prefix("results: "))
+        .expect("the main job names its results file");
     let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(scratch.join(results)).unwrap()).unwrap();
     let records = file["records"].as_array().unwrap();
     for v in &available {
         let sizes: Vec<f64> = records
@@ -97,22 +102,18 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
             "{v}"
         );
     }
-
-    let report = scratch.join("report");
-    let (summary, _) = run(
-        &popcount,
-        &[
-            "report",
-            results.to_str().unwrap(),
-            "--out",
-            report.to_str().unwrap(),
-        ],
-    );
-    // With only sweep sets, the summary rests on them.
+    // With only sweep sets, the summary rests on them; its hint names
+    // the example.
+    let summary = out
+        .split_once("\nsummary (quick run; `popcount bench` measures longer):\n")
+        .map(|(_, summary)| summary)
+        .unwrap_or_else(|| panic!("no summary naming popcount: {out}"));
+    assert!(!out.contains("`bitbench "), "{out}");
     assert!(
         summary.contains("× (") && summary.contains(" over bit-loop"),
         "{summary}"
     );
+    let report = scratch.join("report");
     for chart in ["popcount-bytes.svg", "popcount-bytes.png"] {
         assert!(report.join(chart).is_file(), "no {chart} in the report");
     }
@@ -123,6 +124,52 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
         "{markdown}"
     );
     std::fs::remove_dir_all(&scratch).ok();
+}
+
+/// `--help` opens with the example's package description, not bitbench's
+/// about line, and the examples and hints in a command's help name
+/// `popcount` and run its workload, not the `bitbench` binary's.
+fn its_help_is_its_own(popcount: &Path, dir: &Path) {
+    let manifest = std::fs::read_to_string(example().join("Cargo.toml")).unwrap();
+    let description = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("description = "))
+        .expect("the example describes itself")
+        .trim_matches('"');
+    let (help, _) = run(popcount, dir, &["--help"]);
+    assert!(help.starts_with(&format!("{description}.\n")), "{help}");
+    let (short, _) = run(popcount, dir, &["-h"]);
+    assert!(short.starts_with(&format!("{description}\n")), "{short}");
+    for (args, shown) in [
+        (
+            &["solve", "--help"][..],
+            "Example: popcount solve popcount '0x",
+        ),
+        (
+            &["inputs", "--help"],
+            "popcount inputs popcount size:1024 > inputs.txt",
+        ),
+        (
+            &["bench", "--help"],
+            "Input sets to measure (see `popcount list`)",
+        ),
+        (
+            &["check", "--help"],
+            "the `popcount solve` commands that reproduce it",
+        ),
+    ] {
+        let (help, _) = run(popcount, dir, args);
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(shown), "{args:?}: {help}");
+        for theirs in [
+            "bitbench solve",
+            "bitbench list",
+            "components",
+            "bitboard kernels",
+        ] {
+            assert!(!help.contains(theirs), "{args:?}: {help}");
+        }
+    }
 }
 
 /// The guide shows the example's dependency line and its whole `main.rs`.

@@ -37,6 +37,8 @@ pub struct Counter<'a> {
     pub cache: bool,
     /// Where the flame graphs go.
     pub beside: &'a Path,
+    /// The program, as the hints naming its commands call it.
+    pub program: &'a str,
 }
 
 impl Counter<'_> {

@@ -131,12 +131,14 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         );
     }
     let counted: Vec<Metric> = metrics.iter().copied().filter(|m| m.exact()).collect();
+    let program = crate::repro::program(origin.binary);
     let counter = Counter {
         seed: options.seed,
         sides: [&a, &b],
         files: &files,
         cache: options.cache || counted.iter().any(|&m| m != Metric::Instructions),
         beside: &beside,
+        program: &program,
     };
     notes.extend(count_and_attribute(
         &counter, &planned, &counted, &threshold, &mut tally,

@@ -21,7 +21,7 @@ pub struct Args {
     /// Variants to measure; default: all.
     #[arg(long, num_args = 1..)]
     variant: Vec<String>,
-    /// Input sets to measure (see `bitbench list`); default: the workload's.
+    /// Input sets to measure (see `{program} list`); default: the workload's.
     #[arg(long, num_args = 1..)]
     inputs: Vec<String>,
     /// Fewer and shorter samples, smaller input sets.

@@ -29,7 +29,7 @@ pub struct Args {
     /// Variants to count; default: all.
     #[arg(long, num_args = 1..)]
     variant: Vec<String>,
-    /// Input sets (see `bitbench list`); default: the workload's quick bench sets.
+    /// Input sets (see `{program} list`); default: the workload's quick bench sets.
     #[arg(long, num_args = 1..)]
     inputs: Vec<String>,
     /// Seed of the generated inputs.

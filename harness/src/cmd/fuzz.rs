@@ -37,7 +37,7 @@ pub struct Args {
     /// `auto`: address when a nightly toolchain is installed, else none.
     #[arg(long, short = 's', default_value = "auto")]
     sanitizer: String,
-    /// Print the `bitbench solve` command that reproduces a crash artifact
+    /// Print the `{program} solve` command that reproduces a crash artifact
     /// (fuzz/artifacts/TARGET/crash-…), then rerun the target on it.
     #[arg(long, value_name = "ARTIFACT")]
     decode: Option<PathBuf>,

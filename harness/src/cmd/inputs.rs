@@ -10,12 +10,12 @@ use crate::outln;
 /// `bitbench inputs`'s arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Workload name (see `bitbench list`).
+    /// Workload name (see `{program} list`).
     workload: String,
-    /// Input set, e.g. `density:0.125` or `official` (see `bitbench list`).
+    /// Input set, e.g. {sets} (see `{program} list`).
     set: String,
     /// Inputs to print for an open-ended set; default: as many as one
-    /// `bench` sample holds (4096 boards for components).
+    /// `bench` sample holds{sample}.
     #[arg(long)]
     count: Option<usize>,
     /// Seed of the generated inputs (`bench`'s default is 1).

@@ -126,14 +126,14 @@ pub fn measure(
             continue;
         }
         eprintln!("matrix: {level}: building");
-        let bitbench = build_level(origin, &target_base, level)?;
+        let program = build_level(origin, &target_base, level)?;
         let bench_out = dir.join(format!("bench-{level}.json"));
         let mut args = vec!["bench".to_owned()];
         args.extend(options.workloads.iter().cloned());
         if !options.full {
             args.push("--quick".to_owned());
         }
-        faulted |= run_level(&bitbench, level, &args, options, &bench_out)?;
+        faulted |= run_level(&program, level, &args, options, &bench_out)?;
         merge(&mut merged, &bench_out, level)?;
 
         if !options.count {
@@ -158,7 +158,7 @@ pub fn measure(
             args.push("--cache".to_owned());
         }
         args.extend(options.workloads.iter().cloned());
-        faulted |= run_level(&bitbench, level, &args, options, &count_out)?;
+        faulted |= run_level(&program, level, &args, options, &count_out)?;
         merge(&mut merged, &count_out, level)?;
     }
     let path = dir.join("matrix.json");
@@ -249,12 +249,12 @@ fn build_level(origin: &Origin, target_base: &Path, level: &str) -> Result<PathB
     }
 }
 
-/// Runs one level's `bitbench` with `args`, the seed, the machine's name
-/// and `--out`; `Ok(true)` when it exited 1 having written its file (a
-/// variant answered wrong, crashed or hung, and its records say so), so
-/// the matrix goes on to the other levels.
+/// Runs one level's build of the program with `args`, the seed, the
+/// machine's name and `--out`; `Ok(true)` when it exited 1 having written
+/// its file (a variant answered wrong, crashed or hung, and its records
+/// say so), so the matrix goes on to the other levels.
 fn run_level(
-    bitbench: &Path,
+    program: &Path,
     level: &str,
     args: &[String],
     options: &MatrixOptions,
@@ -262,7 +262,7 @@ fn run_level(
 ) -> Result<bool, Error> {
     eprintln!("matrix: {level}: {}", args.join(" "));
     let _ = std::fs::remove_file(out);
-    let status = crate::measuring_env::apply(&mut Command::new(bitbench))
+    let status = crate::measuring_env::apply(&mut Command::new(program))
         .args(args)
         .arg("--seed")
         .arg(options.seed.to_string())
@@ -271,14 +271,16 @@ fn run_level(
         .arg("--out")
         .arg(out)
         .status()
-        .map_err(|e| Error::usage(format!("matrix: cannot run {}: {e}", bitbench.display())))?;
+        .map_err(|e| Error::usage(format!("matrix: cannot run {}: {e}", program.display())))?;
     if status.success() {
         Ok(false)
     } else if status.code() == Some(1) && out.is_file() {
         Ok(true)
     } else {
+        let name = program.file_stem().unwrap_or(program.as_os_str());
         Err(Error::failed(format!(
-            "matrix: {level}: `bitbench {}` failed ({status})",
+            "matrix: {level}: `{} {}` failed ({status})",
+            name.to_string_lossy(),
             args.join(" ")
         )))
     }

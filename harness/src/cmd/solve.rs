@@ -14,9 +14,9 @@ const STILL_RUNNING: Duration = Duration::from_secs(10);
 /// `bitbench solve`'s arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Workload name (see `bitbench list`).
+    /// Workload name (see `{program} list`).
     workload: String,
-    /// Variant to use; default: the workload's declared default (`bitbench list` marks it).
+    /// Variant to use; default: the workload's declared default (`{program} list` marks it).
     #[arg(long, default_value = "")]
     variant: String,
     /// Output format: `text` or a workload-specific one.

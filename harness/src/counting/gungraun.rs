@@ -14,14 +14,15 @@ use std::sync::OnceLock;
 
 static PLAN: OnceLock<CountPlan> = OnceLock::new();
 
-/// Called first in `bitbench`'s `main`: when [`PLAN_ENV`] is set, this
-/// process is the gungraun harness `bitbench count` started, and runs it.
+/// Called first in a bitbench program's `main`: when [`PLAN_ENV`] is set,
+/// this process is the gungraun harness its `count` started, and runs it.
 pub fn gungraun_entry() -> Option<ExitCode> {
     let text = std::env::var(PLAN_ENV).ok()?;
     Some(match serde_json::from_str(&text) {
         Ok(plan) => run_harness(plan),
         Err(e) => {
-            eprintln!("bitbench: {PLAN_ENV} is not a count plan: {e}");
+            let program = crate::repro::program(env!("CARGO_PKG_NAME"));
+            eprintln!("{program}: {PLAN_ENV} is not a count plan: {e}");
             ExitCode::from(2)
         }
     })
@@ -68,13 +69,19 @@ pub fn bench_main(workloads: &[&dyn DynWorkload], bitbench: &str) -> ExitCode {
     })
 }
 
+/// Runs gungraun over `plan`; its own lines name the program it counts.
 fn run_harness(plan: CountPlan) -> ExitCode {
+    let program = plan
+        .bitbench
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
     if let Err(e) = plan.check_ids() {
-        eprintln!("bitbench: cannot count: {e}");
+        eprintln!("{program}: cannot count: {e}");
         return ExitCode::from(2);
     }
     if plan.cases.is_empty() {
-        eprintln!("bitbench: nothing to count");
+        eprintln!("{program}: nothing to count");
         return ExitCode::SUCCESS;
     }
     PLAN.set(plan).expect("the plan is set once per process");
