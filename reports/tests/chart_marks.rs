@@ -1,6 +1,7 @@
 //! What charts print beside their bars and points, read back from the
-//! SVG: value labels clear of the 1× line, and whiskers a reader can see
-//! however tight the interval.
+//! SVG: value labels clear of the 1× line, whiskers a reader can see
+//! however tight the interval, and a footer naming the machine and its
+//! load on every chart.
 
 mod common;
 
@@ -150,5 +151,76 @@ fn a_tight_interval_still_draws_a_visible_whisker() {
                 "{text}: cap stroke {width}"
             );
         }
+    }
+}
+
+/// The footer of every chart of a report: the last and smallest text.
+fn footers(dir: &std::path::Path, report: &bitbench_reports::Report) -> Vec<String> {
+    report
+        .charts
+        .iter()
+        .map(|c| {
+            let texts = svg_texts(&read(dir, &c.svg));
+            let number = |a: &str, name: &str| attr(a, name).parse::<f64>().unwrap();
+            let (attrs, footer) = texts.last().unwrap();
+            for (a, t) in &texts[..texts.len() - 1] {
+                assert!(
+                    number(a, "y") < number(attrs, "y"),
+                    "{}: {t} below the footer",
+                    c.svg
+                );
+                assert!(
+                    number(a, "font-size") > number(attrs, "font-size"),
+                    "{}: {t}",
+                    c.svg
+                );
+            }
+            footer.clone()
+        })
+        .collect()
+}
+
+fn with_load(mut f: ResultsFile, model: &str, cores: usize, load: (f64, f64)) -> ResultsFile {
+    f.machine.cpu_model = model.into();
+    f.machine.cores = cores;
+    (f.machine.load_start, f.machine.load_end) = (Some(load.0), Some(load.1));
+    f
+}
+
+#[test]
+fn every_chart_names_its_machine_and_load_in_a_footer() {
+    let run = with_load(
+        file(components(&["default"], 1.0)),
+        "Test CPU 9000",
+        2,
+        (0.42, 1.37),
+    );
+    let (dir, report) = rendered("footer", vec![("run", run)]);
+    assert!(report.charts.len() >= 5, "{:?}", report.charts);
+    for footer in footers(&dir, &report) {
+        assert_eq!(
+            footer,
+            "machine: Test CPU 9000, 2 cores · load average 0.42 → 1.37"
+        );
+    }
+}
+
+#[test]
+fn a_footer_names_each_machine_once_and_omits_a_load_never_read() {
+    let a = with_load(file(timed(&[("x", 10.0)])), "Test CPU 9000", 2, (0.42, 0.5));
+    let b = with_load(file(timed(&[("y", 20.0)])), "Big CPU", 64, (2.5, 2.0));
+    let (dir, report) = rendered(
+        "footer-machines",
+        vec![("a", a.clone()), ("a2", a), ("b", b)],
+    );
+    for footer in footers(&dir, &report) {
+        assert_eq!(
+            footer,
+            "machines: Test CPU 9000, 2 cores; Big CPU, 64 cores · load average 0.42–2.50 over 3 runs"
+        );
+    }
+    let (dir, report) = rendered("footer-no-load", vec![("run", file(timed(&[("x", 10.0)])))]);
+    for footer in footers(&dir, &report) {
+        assert_eq!(footer, "machine: Test CPU 9000, 2 cores");
     }
 }

@@ -6,6 +6,7 @@
 
 pub(crate) mod ab;
 pub(crate) mod bars;
+pub(crate) mod footer;
 pub(crate) mod heatmap;
 pub(crate) mod lines;
 pub(crate) mod trend;

@@ -8,12 +8,14 @@
 //! own chart. One file per kind of figure; this one picks them.
 
 mod ab;
+mod footer;
 mod heatmaps;
 mod levels;
 mod setup;
 mod sweeps;
 mod time;
 
+pub(crate) use footer::footer;
 pub(crate) use levels::{LevelCell, LevelTable, level_table};
 
 use crate::chart::LegendItem;
