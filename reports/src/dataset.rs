@@ -230,6 +230,12 @@ impl<'a> WorkloadView<'a> {
         self.entries.iter().find_map(|e| e.record.oracle.as_deref())
     }
 
+    /// Whether the view holds an A/B's paired records (an `ab` file): its
+    /// builds are compared by their pairs, not by bars side by side.
+    pub fn paired(&self) -> bool {
+        self.entries.iter().any(|e| e.record.paired.is_some())
+    }
+
     /// Index of a variant (its colour).
     pub fn variant_index(&self, name: &str) -> usize {
         self.variants.iter().position(|v| v == name).unwrap_or(0)
