@@ -8,7 +8,9 @@
 //! never grouped together: they are split into [`Facet`]s first, one per
 //! machine name, and each facet gets views of its own.
 
-use crate::results::{Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, Status};
+use crate::results::{
+    Machine, Metric, Parameter, Record, RecordKey, ResultsError, ResultsFile, Status,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -155,6 +157,10 @@ pub(crate) struct WorkloadView<'a> {
     /// Whether groups differ in target-cpu (so the level view is drawn).
     pub several_levels: bool,
     pub entries: Vec<Entry<'a>>,
+    /// The machine of each results file with records here, in file order
+    /// (one per file, so a machine repeats): charts name them and their
+    /// load in a footer.
+    pub runs: Vec<&'a Machine>,
 }
 
 impl<'a> WorkloadView<'a> {
@@ -184,6 +190,7 @@ impl<'a> WorkloadView<'a> {
                             groups: Vec::new(),
                             several_levels: false,
                             entries: Vec::new(),
+                            runs: Vec::new(),
                         });
                         views.last_mut().expect("just pushed")
                     }
@@ -203,6 +210,10 @@ impl<'a> WorkloadView<'a> {
                     }
                 };
                 view.entries.push(Entry { group: g, record });
+                let machine = &source.file.machine;
+                if !view.runs.last().is_some_and(|m| std::ptr::eq(*m, machine)) {
+                    view.runs.push(machine);
+                }
             }
         }
         for v in &mut views {
@@ -217,6 +228,12 @@ impl<'a> WorkloadView<'a> {
     /// The workload's oracle as its records name it, if they do.
     pub fn oracle(&self) -> Option<&'a str> {
         self.entries.iter().find_map(|e| e.record.oracle.as_deref())
+    }
+
+    /// Whether the view holds an A/B's paired records (an `ab` file): its
+    /// builds are compared by their pairs, not by bars side by side.
+    pub fn paired(&self) -> bool {
+        self.entries.iter().any(|e| e.record.paired.is_some())
     }
 
     /// Index of a variant (its colour).

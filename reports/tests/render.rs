@@ -5,6 +5,7 @@
 mod common;
 
 use bitbench_reports::{Metric, ReportOptions, Source, Status, render};
+use common::svg::{attr, svg_texts};
 use common::*;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -23,28 +24,6 @@ fn full_file() -> bitbench_reports::ResultsFile {
     records.extend(meteor());
     records.extend(many_variants(10));
     file(records)
-}
-
-/// `<text ...>content</text>` elements of an SVG: (attributes, content).
-fn svg_texts(svg: &str) -> Vec<(String, String)> {
-    svg.split("<text ")
-        .skip(1)
-        .map(|t| {
-            let (attrs, rest) = t.split_once('>').unwrap();
-            let content = rest.split("</text>").next().unwrap().trim();
-            (attrs.to_owned(), content.to_owned())
-        })
-        .collect()
-}
-
-fn attr<'a>(attrs: &'a str, name: &str) -> &'a str {
-    let start = attrs
-        .find(&format!(" {name}=\""))
-        .or_else(|| attrs.starts_with(&format!("{name}=\"")).then_some(0))
-        .unwrap();
-    let rest = &attrs[start..];
-    let rest = &rest[rest.find('"').unwrap() + 1..];
-    &rest[..rest.find('"').unwrap()]
 }
 
 fn check_image(dir: &Path, name: &str) {

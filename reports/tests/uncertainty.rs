@@ -8,35 +8,10 @@ mod common;
 
 use bitbench_reports::disturbance::Purpose;
 use bitbench_reports::{Disturbance, Metric, Record, ReportOptions, Source, render_for};
+use common::svg::shapes;
 use common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The value of attribute `name` in an element's `attrs`.
-fn attr<'a>(attrs: &'a str, name: &str) -> &'a str {
-    let value = attrs.split(&format!(" {name}=\"")).nth(1).unwrap();
-    &value[..value.find('"').unwrap()]
-}
-
-/// Every `<tag ...>` element of an SVG whose attributes contain all of
-/// `having`: its `colour` attribute (`fill`, `stroke`) and its `points`.
-fn shapes(svg: &str, tag: &str, colour: &str, having: &[&str]) -> Vec<(String, Vec<(i32, i32)>)> {
-    svg.split(&format!("<{tag} "))
-        .skip(1)
-        .map(|t| format!(" {}", t.split_once('>').unwrap().0))
-        .filter(|attrs| having.iter().all(|h| attrs.contains(h)))
-        .map(|attrs| {
-            let points = attr(&attrs, "points")
-                .split_whitespace()
-                .map(|p| {
-                    let (x, y) = p.split_once(',').unwrap();
-                    (x.parse().unwrap(), y.parse().unwrap())
-                })
-                .collect();
-            (attr(&attrs, colour).to_owned(), points)
-        })
-        .collect()
-}
 
 /// The translucent bands of a line chart, by colour.
 fn bands(svg: &str) -> Vec<(String, Vec<(i32, i32)>)> {

@@ -5,6 +5,7 @@
 //! Rows are horizontal so record names of any length read as text, and
 //! one axis for all rows lets a reader compare changes between records.
 
+use super::whisker::{Along, CAP_OVER_MARKER, whisker};
 use super::{Anchor, Canvas, Figure, LABEL, RIGHT, Res, TICK, TITLE, TOP, heading_width, widest};
 use crate::palette::{ERROR, GREY, GRID, INK, variant};
 use crate::scale::{Scale, compact};
@@ -126,10 +127,8 @@ impl Figure for AbChart {
             match self.show {
                 AbShow::Change => {
                     if let Some((lo, hi)) = r.interval {
-                        let (a, b) = (scale.px(lo), scale.px(hi));
-                        c.line(vec![(a, cy), (b, cy)], color, 3)?;
-                        c.line(vec![(a, cy - 6), (a, cy + 6)], color, 2)?;
-                        c.line(vec![(b, cy - 6), (b, cy + 6)], color, 2)?;
+                        let span = (scale.px(lo), scale.px(hi));
+                        whisker(c, Along::X, cy, span, CAP_OVER_MARKER, color)?;
                     }
                     c.marker(0, (at, cy), color)?;
                 }

@@ -3,11 +3,14 @@
 //!
 //! Variant names live in the legend, never under the bars, so eight or
 //! twenty variants cannot produce overlapping labels; category labels are
-//! wrapped onto lines and turned vertical when they do not fit.
+//! wrapped onto lines and turned vertical when they do not fit. A printed
+//! value reads upwards from its bar's end and never crosses the reference
+//! line (1× on speed-ups): where it would, it starts above the line.
 
+use super::whisker::{Along, visible_span, whisker};
 use super::{
     Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, RIGHT, Res, SMALL, TICK, TITLE, TOP,
-    legend, legend_width, widest, y_axis, y_tick_width,
+    legend, legend_width, measure, widest, y_axis, y_tick_width,
 };
 use crate::palette::{ERROR, GREY, INK};
 use crate::scale::{Scale, compact};
@@ -68,6 +71,13 @@ const X_TITLE: i32 = 34;
 const MIN_PLOT_W: i32 = 620;
 const MAX_PLOT_W: i32 = 2000;
 const BAR_W: i32 = 20;
+/// Stroke of the reference line, in pixels.
+const REFERENCE_STROKE: u32 = 2;
+/// Pixels between a printed value and what it stays clear of: its bar's
+/// end or whisker, and the reference line.
+const LABEL_GAP: i32 = 4;
+/// The narrowest bar that prints its value (or why it has none) in words.
+const WORDS_W: i32 = 14;
 
 struct Layout {
     left: i32,
@@ -160,9 +170,9 @@ impl BarChart {
         let scale = l.scales[i].onto(f64::from(base), f64::from(plot_top));
         c.text(&panel.title, (x0, top + PANEL_TITLE / 2), LABEL, INK, LEFT)?;
         y_axis(c, &scale, (x0, x1), &self.y_title, MARGIN + 12)?;
-        if let Some(r) = self.reference {
-            let y = scale.px(r);
-            c.line(vec![(x0, y), (x1, y)], INK, 2)?;
+        let line = self.reference.map(|r| scale.px(r));
+        if let Some(y) = line {
+            c.line(vec![(x0, y), (x1, y)], INK, REFERENCE_STROKE)?;
         }
         let slots = self.slots();
         for (k, cat) in panel.categories.iter().enumerate() {
@@ -170,59 +180,122 @@ impl BarChart {
             let bars_x0 = cx0 + (l.cat_w - slots * l.bar_w) / 2;
             for (s, bar) in cat.bars.iter().enumerate() {
                 let Some(bar) = bar else { continue };
-                let bx = bars_x0 + s as i32 * l.bar_w;
-                let mid = bx + l.bar_w / 2;
+                let slot = Slot {
+                    x: bars_x0 + s as i32 * l.bar_w,
+                    w: l.bar_w,
+                    base,
+                    line,
+                };
                 match bar {
                     Bar::Value { value, whisker } => {
-                        let y = scale.px(*value);
                         let color = self.legend[s].color;
-                        c.fill((bx + 1, y), (bx + l.bar_w - 1, base), color)?;
-                        c.frame((bx + 1, y), (bx + l.bar_w - 1, base), INK)?;
-                        let mut label_y = y;
-                        if let Some((lo, hi)) = whisker {
-                            let (ylo, yhi) = (scale.px(*lo), scale.px(*hi));
-                            let cap = (l.bar_w / 4).max(2);
-                            c.line(vec![(mid, ylo), (mid, yhi)], INK, 1)?;
-                            c.line(vec![(mid - cap, yhi), (mid + cap, yhi)], INK, 1)?;
-                            c.line(vec![(mid - cap, ylo), (mid + cap, ylo)], INK, 1)?;
-                            label_y = label_y.min(yhi);
-                        }
-                        if l.bar_w >= 14 {
-                            let text = format!("{}{}", compact(*value), self.value_suffix);
-                            c.vertical(&text, (mid, label_y - 4), SMALL, INK, LEFT)?;
-                        }
+                        self.draw_value(c, &slot, &scale, (*value, *whisker), color)?;
                     }
-                    Bar::Missing(why) => {
-                        let finding = matches!(*why, "error" | "crashed" | "hung");
-                        let color = if finding { ERROR } else { GREY };
-                        if l.bar_w >= 14 {
-                            c.vertical(why, (mid, base - 4), SMALL, color, LEFT)?;
-                        } else {
-                            c.text("×", (mid, base - 8), SMALL, color, CENTER)?;
-                        }
-                    }
+                    Bar::Missing(why) => draw_missing(c, &slot, why)?,
                 }
             }
-            let label_x = cx0 + l.cat_w / 2;
-            if l.vertical_labels {
-                let text = cat.label.join(" · ");
-                c.vertical(&text, (label_x, base + 8), TICK, INK, RIGHT)?;
-            } else {
-                for (n, line) in cat.label.iter().enumerate() {
-                    c.text(
-                        line,
-                        (label_x, base + 8 + n as i32 * LINE_H),
-                        TICK,
-                        INK,
-                        TOP,
-                    )?;
-                }
-            }
+            self.draw_category_label(c, l, cat, cx0, base)?;
             if k > 0 {
                 c.line(vec![(cx0, base), (cx0, base + 6)], INK, 1)?;
             }
         }
         c.line(vec![(x0, base), (x1, base)], INK, 1)
+    }
+
+    /// A measured bar, its whisker and its printed value (where the bar is
+    /// wide enough for one), the value clear of the reference line.
+    fn draw_value<DB: DrawingBackend>(
+        &self,
+        c: &Canvas<'_, DB>,
+        slot: &Slot,
+        scale: &Scale,
+        (value, interval): (f64, Option<(f64, f64)>),
+        color: RGBColor,
+    ) -> Res {
+        let (bx, w, mid) = (slot.x, slot.w, slot.mid());
+        let y = scale.px(value);
+        c.fill((bx + 1, y), (bx + w - 1, slot.base), color)?;
+        c.frame((bx + 1, y), (bx + w - 1, slot.base), INK)?;
+        let mut end = y;
+        if let Some((lo, hi)) = interval {
+            let (top, bottom) = visible_span(scale.px(hi), scale.px(lo));
+            whisker(c, Along::Y, mid, (top, bottom), w / 2, INK)?;
+            end = end.min(top);
+        }
+        if w >= WORDS_W {
+            let text = format!("{}{}", compact(value), self.value_suffix);
+            let at = label_start(end, measure(&text, SMALL).0, slot.line);
+            c.vertical(&text, (mid, at), SMALL, INK, LEFT)?;
+        }
+        Ok(())
+    }
+
+    /// A category's label under its bars: lines, or one vertical line
+    /// when they do not fit.
+    fn draw_category_label<DB: DrawingBackend>(
+        &self,
+        c: &Canvas<'_, DB>,
+        l: &Layout,
+        cat: &Category,
+        cx0: i32,
+        base: i32,
+    ) -> Res {
+        let label_x = cx0 + l.cat_w / 2;
+        if l.vertical_labels {
+            let text = cat.label.join(" · ");
+            return c.vertical(&text, (label_x, base + 8), TICK, INK, RIGHT);
+        }
+        for (n, line) in cat.label.iter().enumerate() {
+            let at = (label_x, base + 8 + n as i32 * LINE_H);
+            c.text(line, at, TICK, INK, TOP)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where one bar goes: its left edge and width, the plot's base, and the
+/// reference line's pixel, if the chart has one.
+struct Slot {
+    x: i32,
+    w: i32,
+    base: i32,
+    line: Option<i32>,
+}
+
+impl Slot {
+    fn mid(&self) -> i32 {
+        self.x + self.w / 2
+    }
+}
+
+/// A slot without a value: why, reading up from the base (clear of the
+/// reference line), or a cross where the bar is too narrow for words.
+fn draw_missing<DB: DrawingBackend>(c: &Canvas<'_, DB>, slot: &Slot, why: &str) -> Res {
+    let finding = matches!(why, "error" | "crashed" | "hung");
+    let color = if finding { ERROR } else { GREY };
+    let mid = slot.mid();
+    if slot.w >= WORDS_W {
+        let at = label_start(slot.base, measure(why, SMALL).0, slot.line);
+        c.vertical(why, (mid, at), SMALL, color, LEFT)
+    } else {
+        c.text("×", (mid, slot.base - 8), SMALL, color, CENTER)
+    }
+}
+
+/// Where a label reading upwards from just above `end` (a bar's end or
+/// its whisker's top) starts, given its `extent` in pixels, so that it
+/// stays [`LABEL_GAP`] clear of a reference line at `line`: a label that
+/// would cross the line starts just above it instead. Above the line is
+/// always free: the scale leaves headroom for the labels of the tallest
+/// bars.
+fn label_start(end: i32, extent: i32, line: Option<i32>) -> i32 {
+    let start = end - LABEL_GAP;
+    let half = REFERENCE_STROKE as i32 / 2;
+    match line {
+        Some(y) if start + LABEL_GAP > y - half && start - extent - LABEL_GAP < y + half => {
+            y - half - LABEL_GAP
+        }
+        _ => start,
     }
 }
 

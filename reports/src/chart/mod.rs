@@ -6,9 +6,11 @@
 
 pub(crate) mod ab;
 pub(crate) mod bars;
+pub(crate) mod footer;
 pub(crate) mod heatmap;
 pub(crate) mod lines;
 pub(crate) mod trend;
+pub(crate) mod whisker;
 
 use crate::font::FAMILY;
 use crate::palette::{GRID, INK};
@@ -17,6 +19,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
+use whisker::{Along, CAP_OVER_MARKER, whisker};
 
 /// Errors while drawing, already rendered as text.
 pub(crate) type Res = Result<(), String>;
@@ -204,8 +207,9 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
 /// Draws a line's 95 % intervals as a translucent band in its colour,
 /// from `(x, low, high)` pixel columns in x order (`None` where a point
 /// has no interval). Each run of neighbouring points with an interval is
-/// one band; a lone one is a thin vertical bar. A gap is never bridged,
-/// so a band never claims an interval a point does not have.
+/// one band; a lone one is a whisker, its caps wider than the marker. A
+/// gap is never bridged, so a band never claims an interval a point does
+/// not have.
 pub(crate) fn band<DB: DrawingBackend>(
     c: &Canvas<'_, DB>,
     columns: &[Option<(i32, i32, i32)>],
@@ -214,7 +218,7 @@ pub(crate) fn band<DB: DrawingBackend>(
     for run in columns.split(Option::is_none) {
         let run: Vec<(i32, i32, i32)> = run.iter().flatten().copied().collect();
         if let [(x, low, high)] = run[..] {
-            c.line(vec![(x, low), (x, high)], color, 1)?;
+            whisker(c, Along::Y, x, (low, high), CAP_OVER_MARKER, color)?;
         } else if run.len() > 1 {
             let mut outline: Vec<(i32, i32)> = run.iter().map(|&(x, _, hi)| (x, hi)).collect();
             outline.extend(run.iter().rev().map(|&(x, lo, _)| (x, lo)));

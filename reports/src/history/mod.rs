@@ -18,8 +18,9 @@ pub use store::{Added, HistoryError, Store, StoredRun, admit, machine_id};
 
 use crate::chart::trend::{TrendChart, TrendLine};
 use crate::palette;
-use crate::plan::slug;
+use crate::plan::{footer, slug};
 use crate::report::{ChartFile, ReportError, save};
+use crate::results::Machine;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +106,8 @@ pub fn render(
         while !stems.insert(stem.clone()) {
             stem.push('_');
         }
-        let size = save(&figure, out, &stem)?;
+        let footer = footer(&trend_runs(runs, trend, &columns, commits));
+        let size = save(&figure, &footer, out, &stem)?;
         charts.push(TrendFile {
             chart: ChartFile {
                 workload: trend.workload.clone(),
@@ -142,6 +144,25 @@ pub fn render(
         step_table(&report.steps, crate::compare::Format::Json),
     )?;
     Ok(report)
+}
+
+/// The machine of each run drawn in `trend`'s `columns` (commit indices):
+/// what its footer names.
+fn trend_runs<'a>(
+    runs: &'a [StoredRun],
+    trend: &series::Trend,
+    columns: &[usize],
+    commits: &[Commit],
+) -> Vec<&'a Machine> {
+    let drawn = |run: &StoredRun| {
+        columns
+            .iter()
+            .any(|&c| commits[c].sha.starts_with(&run.commit))
+    };
+    runs.iter()
+        .filter(|run| run.machine == trend.machine && !run.dirty && drawn(run))
+        .map(|run| &run.file.machine)
+        .collect()
 }
 
 /// The chart of one trend and the commit of each of its columns: only

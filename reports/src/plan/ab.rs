@@ -3,12 +3,15 @@
 //! ratios (the change plot of a paired comparison).
 //!
 //! They read only B's records that carry [`Paired`], so any other results
-//! file gets neither chart.
+//! file gets neither chart. For an `ab` file they are the comparison of
+//! the builds: its throughput and speedup charts, which would set a
+//! variant against its other build unpaired or against itself, are left
+//! out (see `time.rs` and `sweeps.rs`).
 
 use super::{Planned, PlannedChart, slug};
 use crate::chart::ab::{AbChart, AbRow, AbShow};
 use crate::dataset::WorkloadView;
-use crate::results::Paired;
+use crate::results::{Metric, Paired, Record};
 
 /// Both A/B charts of `view`, or none when it holds no paired records.
 pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
@@ -33,6 +36,7 @@ pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
         return Vec::new();
     }
     let w = &view.title;
+    let builds = builds(view).map_or_else(String::new, |(a, b)| format!("{a} → {b}; "));
     let chart =
         |show: AbShow, stem: &str, title: String, subtitle: &str, caption: &str| PlannedChart {
             stem: format!("{}-{stem}", slug(w)),
@@ -40,7 +44,7 @@ pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
             caption: caption.to_owned(),
             figure: Planned::Ab(AbChart {
                 title,
-                subtitle: subtitle.to_owned(),
+                subtitle: format!("{builds}{subtitle}"),
                 show,
                 rows: rows.clone(),
             }),
@@ -61,4 +65,34 @@ pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
             "Every pair's B ÷ A per record, one dot each (the middle 98 % sets the axis): a narrow strip is a steady measurement; a change shows as the strip off the line at 1.",
         ),
     ]
+}
+
+/// The builds compared, as the records name them (`A 1a2b3c4`, `B
+/// 5d6e7f8`): B's is the `source` of the paired records, A's that of the
+/// time records of the same variant and set without pairs; `None` unless
+/// each side has one name.
+fn builds(view: &WorkloadView<'_>) -> Option<(String, String)> {
+    let paired: Vec<&Record> = view
+        .metric(Metric::Time)
+        .map(|e| e.record)
+        .filter(|r| r.paired.is_some())
+        .collect();
+    let partner = |r: &&Record| {
+        r.paired.is_none()
+            && paired
+                .iter()
+                .any(|b| b.variant == r.variant && b.input_set == r.input_set)
+    };
+    let a = view.metric(Metric::Time).map(|e| e.record).filter(partner);
+    match (one_source(a), one_source(paired.iter().copied())) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// The one `source` all of `records` name, if they do.
+fn one_source<'a>(records: impl Iterator<Item = &'a Record>) -> Option<String> {
+    let mut names = records.map(|r| r.source.as_deref());
+    let first = names.next()??;
+    names.all(|n| n == Some(first)).then(|| first.to_owned())
 }

@@ -8,12 +8,14 @@
 //! own chart. One file per kind of figure; this one picks them.
 
 mod ab;
+mod footer;
 mod heatmaps;
 mod levels;
 mod setup;
 mod sweeps;
 mod time;
 
+pub(crate) use footer::footer;
 pub(crate) use levels::{LevelCell, LevelTable, level_table};
 
 use crate::chart::LegendItem;
@@ -231,6 +233,9 @@ pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<Plan
         }
         charts.extend(sweeps::time(view));
         charts.extend(heatmaps::heatmaps(view));
+        if view.paired() {
+            notes.push(format!("{w}: A/B results: no throughput or speedup charts, which would set a variant against its other build unpaired or against itself; the paired change per record and its pairs compare B with A"));
+        }
     }
     let quantities = quantities(view);
     if !quantities.iter().any(|q| q.metric == Metric::Instructions) {

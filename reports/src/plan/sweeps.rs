@@ -100,7 +100,8 @@ fn label(naming: &Naming<'_>, variant: &str, g: usize) -> String {
 }
 
 /// Time, throughput and (where two variants or more ran) speedup against
-/// each parameter the timed sets sweep alone.
+/// each parameter the timed sets sweep alone; only time for an A/B's
+/// paired records (see [`WorkloadView::paired`]).
 pub(super) fn time(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
     let timed = |r: &Record| r.metric == Metric::Time;
     params(view, timed)
@@ -118,8 +119,10 @@ pub(super) fn time(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
             };
             let largest = all.iter().copied().fold(typical, f64::max);
             let mut charts = vec![time_lines(view, param, largest, on)];
-            charts.push(throughput_lines(view, param, typical, on));
-            charts.extend(speedup_lines(view, param, on));
+            if !view.paired() {
+                charts.push(throughput_lines(view, param, typical, on));
+                charts.extend(speedup_lines(view, param, on));
+            }
             charts
         })
         .collect()

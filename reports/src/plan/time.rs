@@ -12,8 +12,9 @@ use crate::reference::{Reference, Rule, speedup_reference};
 use crate::results::Metric;
 use crate::scale::time_unit;
 
-/// Throughput, time and speedup bars over `sets`; pushes what it leaves
-/// out to `notes`.
+/// Throughput, time and speedup bars over `sets`, or only time for an
+/// A/B's paired records (see [`WorkloadView::paired`]); pushes what it
+/// leaves out to `notes`.
 pub(super) fn charts(
     view: &WorkloadView<'_>,
     sets: &[&str],
@@ -34,6 +35,9 @@ pub(super) fn charts(
         .collect();
     let typical = geomean(headline_ns.iter().copied()).unwrap_or(1.0);
     let largest = headline_ns.iter().copied().fold(typical, f64::max);
+    if view.paired() {
+        return vec![time(view, sets, largest)];
+    }
     let mut out = vec![throughput(view, sets, typical), time(view, sets, largest)];
     out.extend(speedup(view, sets, notes));
     out
@@ -97,14 +101,26 @@ fn time(view: &WorkloadView<'_>, sets: &[&str], largest: f64) -> PlannedChart {
     }
 }
 
-/// Speedup bars over the speedup reference, if the view has one; pushes
-/// to `notes` the sets where the reference has no time to divide by.
+/// Speedup bars over the speedup reference, if the view has one and two
+/// variants or more have a time on `sets` (with one, every bar would be
+/// the reference over itself); pushes to `notes` the sets where the
+/// reference has no time to divide by.
 fn speedup(
     view: &WorkloadView<'_>,
     sets: &[&str],
     notes: &mut Vec<String>,
 ) -> Option<PlannedChart> {
     let w = &view.title;
+    let timed_on_sets = |v: &String| {
+        view.metric(Metric::Time).any(|e| {
+            e.record.variant == *v
+                && sets.contains(&e.record.input_set.as_str())
+                && ns(e.record).is_some()
+        })
+    };
+    if view.variants.iter().filter(|v| timed_on_sets(v)).count() < 2 {
+        return None;
+    }
     let timed = view.groups_with(|r| r.metric == Metric::Time);
     let rows: Vec<(&str, usize)> = sets
         .iter()

@@ -23,6 +23,7 @@ pub use flamegraphs::FlameGraphFile;
 pub use options::ReportOptions;
 pub use written::{ChartFile, Report};
 
+use crate::chart::footer::{Footed, Footer};
 use crate::chart::{self, Figure};
 use crate::dataset::{Facet, Source, WorkloadView};
 use crate::disturbance::{Limits, Purpose};
@@ -109,6 +110,7 @@ fn draw_charts(
 ) -> Result<Vec<ChartFile>, ReportError> {
     let mut charts: Vec<ChartFile> = Vec::new();
     for view in views {
+        let footer = plan::footer(&view.runs);
         for mut planned in plan::plan(view, skipped) {
             // Two machine names may make one file name ("lab 1", "lab-1").
             let stem = planned.stem.clone();
@@ -120,11 +122,12 @@ fn draw_charts(
                 n += 1;
                 planned.stem = format!("{stem}-{n}");
             }
+            let (stem, footer) = (&planned.stem, &footer);
             let size = match &planned.figure {
-                Planned::Bars(f) => save(f, out, &planned.stem)?,
-                Planned::Lines(f) => save(f, out, &planned.stem)?,
-                Planned::Heat(f) => save(f, out, &planned.stem)?,
-                Planned::Ab(f) => save(f, out, &planned.stem)?,
+                Planned::Bars(f) => save(f, footer, out, stem)?,
+                Planned::Lines(f) => save(f, footer, out, stem)?,
+                Planned::Heat(f) => save(f, footer, out, stem)?,
+                Planned::Ab(f) => save(f, footer, out, stem)?,
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),
@@ -171,10 +174,20 @@ fn by_workload<'v, 'a>(facets: &'v [Vec<WorkloadView<'a>>]) -> Vec<&'v WorkloadV
     views
 }
 
-/// Writes `fig` to `dir` as `stem.svg` and `stem.png`; its pixel size.
-pub(crate) fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<(u32, u32), ReportError> {
-    chart::save(fig, dir, stem).map_err(ReportError::Draw)?;
-    Ok(fig.size())
+/// Writes `fig` with `footer` under it to `dir` as `stem.svg` and
+/// `stem.png`; their pixel size.
+pub(crate) fn save(
+    fig: &impl Figure,
+    footer: &Footer,
+    dir: &Path,
+    stem: &str,
+) -> Result<(u32, u32), ReportError> {
+    let footed = Footed {
+        figure: fig,
+        footer,
+    };
+    chart::save(&footed, dir, stem).map_err(ReportError::Draw)?;
+    Ok(footed.size())
 }
 
 /// A short plain-text table: per workload, the variant count, the fastest

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod svg;
+
 use bitbench_reports::{Build, Machine, Metric, Record, ResultsFile, Status};
 use std::path::Path;
 
