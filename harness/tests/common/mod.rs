@@ -150,21 +150,45 @@ lto = "thin"
 /// crate and the library (with its own features) compile. Returns the
 /// path of its binary `name`.
 pub fn build_outside(dir: &Path, name: &str) -> PathBuf {
-    let target = target_dir();
+    cargo_outside(dir, &["build", "--release", "--bins", "--offline"]);
+    binary(name)
+}
+
+/// [`build_outside`] for a crate with registry dependencies that this
+/// workspace lacks (the crates example's chess crates): `cargo fetch
+/// --locked` brings them first, from the registry where the local cache
+/// lacks them (as on a fresh machine), and the offline build then keeps
+/// to the crate's committed lock file (`--locked`).
+pub fn build_outside_locked(dir: &Path, name: &str) -> PathBuf {
+    cargo_outside(dir, &["fetch", "--locked"]);
+    cargo_outside(
+        dir,
+        &["build", "--release", "--bins", "--offline", "--locked"],
+    );
+    binary(name)
+}
+
+/// Runs `cargo ARGS` in `dir`, a crate outside this workspace, with this
+/// workspace's target directory; panics with cargo's stderr when it fails.
+pub fn cargo_outside(dir: &Path, args: &[&str]) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["build", "--release", "--bins", "--offline"])
+        .args(args)
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target_dir())
         .output()
         .expect("cargo runs");
     assert!(
         out.status.success(),
-        "{} does not build:\n{}",
+        "cargo {args:?} fails in {}:\n{}",
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    target
+}
+
+/// The path of binary `name` in this workspace's release target directory.
+fn binary(name: &str) -> PathBuf {
+    target_dir()
         .join("release")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }

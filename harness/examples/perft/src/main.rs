@@ -1,0 +1,1 @@
+bitbench::main!(perft::PERFT);
