@@ -192,10 +192,17 @@ fn cpu(cpuinfo: &str) -> (String, Vec<String>) {
 }
 
 /// An empty results file of a run of this program: its machine and
-/// build, and the environment its kernels ran with.
-pub fn results_file(date: String, command: String, machine: Machine, build: Build) -> ResultsFile {
+/// build, and the environment its kernels ran with, `in_children` of
+/// this process or in it.
+pub fn results_file(
+    date: String,
+    command: String,
+    machine: Machine,
+    build: Build,
+    in_children: bool,
+) -> ResultsFile {
     ResultsFile {
-        environment: Some(crate::measuring_env::recorded()),
+        environment: Some(crate::measuring_env::recorded(in_children)),
         ..ResultsFile::new(date, command, machine, build)
     }
 }

@@ -68,11 +68,11 @@ pub(crate) fn own() -> BTreeMap<String, String> {
 }
 
 /// The environment this process's measurements ran with, for its results
-/// file: [`own`], but library backtraces off where its kernels ran in
-/// children set up by [`apply`].
-pub(crate) fn recorded() -> BTreeMap<String, String> {
+/// file: [`own`], but library backtraces off where its kernels ran
+/// `in_children` set up by [`apply`].
+pub(crate) fn recorded(in_children: bool) -> BTreeMap<String, String> {
     let mut env = own();
-    if crate::fault::isolating() && !keeping() {
+    if in_children && !keeping() {
         env.insert(LIB_BACKTRACE.to_owned(), "0".to_owned());
     }
     env
@@ -91,6 +91,7 @@ mod tests {
             set.contains(&(LIB_BACKTRACE.as_ref(), Some("0".as_ref()))),
             "{set:?}"
         );
-        assert_eq!(recorded().get(LIB_BACKTRACE).map(String::as_str), Some("0"));
+        let recorded = recorded(true);
+        assert_eq!(recorded.get(LIB_BACKTRACE).map(String::as_str), Some("0"));
     }
 }

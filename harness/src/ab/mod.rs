@@ -157,7 +157,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         eprintln!("ab: {line}");
     }
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut file = crate::machine::results_file(date, command, machine, crate::machine::build());
+    let mut file =
+        crate::machine::results_file(date, command, machine, crate::machine::build(), true);
     file.records = keep_profiles(tally.records, &files, &beside);
     file.write(&path)?;
     eprintln!("ab: results written to {}", path.display());

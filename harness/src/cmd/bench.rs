@@ -125,8 +125,13 @@ pub fn measure(
     );
     ensure_writable(&path)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results =
-        machine::results_file(date, command, machine::machine(machine), machine::build());
+    let mut results = machine::results_file(
+        date,
+        command,
+        machine::machine(machine),
+        machine::build(),
+        crate::fault::isolating(),
+    );
     for w in workloads {
         let (records, findings) = crate::isolated::bench(*w, options, timeout, program)?;
         print_table(*w, &records, baseline);

@@ -102,7 +102,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let counts = count(&mut planned, options.seed, args.cache, keep.as_ref())?;
 
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut results = machine::results_file(date, command, machine::machine(&machine), build);
+    let mut results = machine::results_file(date, command, machine::machine(&machine), build, true);
     results.records = records(planned, &counts, args.cache);
     for w in &selected {
         w.annotate(&mut results.records);

@@ -27,7 +27,7 @@ struct Decimal {
 }
 
 impl Decimal {
-    fn parse(text: &String) -> u64 {
+    fn parse(text: &str) -> u64 {
         text.parse().expect("decimal")
     }
 }
