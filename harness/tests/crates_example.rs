@@ -13,10 +13,9 @@
 
 mod common;
 
-use common::{build_outside_locked, cargo_outside, fresh_scratch, text};
+use common::{build_outside_locked, cargo_outside, fresh_scratch, run_outside};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The oracle, then the variants the crates' boards make.
 const PREPARED: [&str; 3] = ["shakmaty", "cozy-chess", "chess"];
@@ -29,15 +28,9 @@ fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/perft")
 }
 
+/// `exe ARGS`, which must succeed: its stdout.
 fn run(exe: &Path, args: &[&str]) -> String {
-    let out = Command::new(exe)
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("the example runs");
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
-    stdout
+    run_outside(exe, Path::new(env!("CARGO_TARGET_TMPDIR")), args).0
 }
 
 /// The input sets of `records` with `metric` for `variant`, status ok.

@@ -11,6 +11,19 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::{bench_results, bitbench, stderr, stdout};
 
+/// One quick, short bench: a variant on one set, one round.
+const BENCH_SWAR: [&str; 9] = [
+    "bench",
+    "components",
+    "--variant",
+    "swar",
+    "--inputs",
+    "seed",
+    "--quick",
+    "--rounds",
+    "1",
+];
+
 fn dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("machines-cli-{name}"));
     let _ = std::fs::remove_dir_all(&d);
@@ -224,17 +237,7 @@ fn compare_refuses_two_machines_unless_told() {
 
 #[test]
 fn bench_records_the_machine_name_and_refuses_a_bad_one() {
-    let args = [
-        "bench",
-        "components",
-        "--variant",
-        "swar",
-        "--inputs",
-        "seed",
-        "--quick",
-        "--rounds",
-        "1",
-    ];
+    let args = BENCH_SWAR;
     let (_, file) = bench_results(&[&args[..], &["--machine", "lab-1"]].concat());
     assert_eq!(file["machine"]["name"], "lab-1");
     assert_eq!(file["schema"], SCHEMA);
@@ -257,22 +260,10 @@ fn bench_records_the_machine_name_and_refuses_a_bad_one() {
 fn bench_records_its_environment_and_measures_with_library_backtraces_off() {
     let d = dir("environment");
     let out = d.join("bench.json");
-    let args = [
-        "bench",
-        "components",
-        "--variant",
-        "swar",
-        "--inputs",
-        "seed",
-        "--quick",
-        "--rounds",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ];
     let bench = |keep: bool| {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_bitbench"))
-            .args(args)
+            .args(BENCH_SWAR)
+            .args(["--out", out.to_str().unwrap()])
             .args(keep.then_some("--keep-env"))
             .env("RUST_BACKTRACE", "1")
             .env_remove("RUST_LIB_BACKTRACE")

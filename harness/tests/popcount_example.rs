@@ -13,27 +13,15 @@
 
 mod common;
 
-use common::{build_outside, scratch, text};
+use common::{build_outside, run_outside as run, scratch, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/popcount")
 }
 
 /// Runs the example with `args` in `dir`; it must succeed.
-fn run(exe: &Path, dir: &Path, args: &[&str]) -> (String, String) {
-    let out: Output = Command::new(exe)
-        .args(args)
-        .current_dir(dir)
-        .env("CI", "1")
-        .output()
-        .expect("the example runs");
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
-    (stdout, stderr)
-}
-
 #[test]
 fn the_popcount_example_checks_benches_and_draws_its_sweep() {
     let popcount = build_outside(&example(), "popcount");

@@ -193,6 +193,20 @@ fn binary(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// Runs an outside crate's program `exe` with `args` in `dir`, as CI
+/// does (`CI=1`); panics unless it succeeds. Its stdout and stderr.
+pub fn run_outside(exe: &Path, dir: &Path, args: &[&str]) -> (String, String) {
+    let out = Command::new(exe)
+        .args(args)
+        .current_dir(dir)
+        .env("CI", "1")
+        .output()
+        .expect("the example runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
+    (stdout, stderr)
+}
+
 /// `git ARGS` in `dir` with a fixed author, its trimmed stdout; panics
 /// when git fails. For tests that build a fixture repository.
 pub fn git(dir: &Path, args: &[&str]) -> String {
