@@ -93,25 +93,35 @@ fn packages(manifest: &Path) -> Vec<Value> {
     metadata["packages"].as_array().unwrap().clone()
 }
 
-/// The workspace's members, by package name.
-fn members() -> Vec<String> {
-    let mut names: Vec<String> = packages(&root().join("Cargo.toml"))
+/// The workspace's members: each package's name and version, by name.
+fn members() -> Vec<(String, String)> {
+    let mut members: Vec<(String, String)> = packages(&root().join("Cargo.toml"))
         .iter()
-        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .map(|p| {
+            let field = |f: &str| p[f].as_str().unwrap().to_owned();
+            (field("name"), field("version"))
+        })
         .collect();
-    names.sort();
-    names
+    members.sort();
+    members
+}
+
+/// The unpacked folder (and `.crate` stem) of a member.
+fn versioned(members: &[(String, String)], name: &str) -> String {
+    let (_, version) = members.iter().find(|(n, _)| n == name).expect("a member");
+    format!("{name}-{version}")
 }
 
 /// What the registry, docs.rs and a reader need of one packaged manifest.
-fn check_manifest(package: &Value, members: &[String]) {
+fn check_manifest(package: &Value, members: &[(String, String)]) {
     let name = package["name"].as_str().unwrap();
     let field = |f: &str| package[f].as_str().unwrap_or_default().to_owned();
     assert!(
         name == "bitbench" || name.starts_with("bitbench-"),
         "{name}"
     );
-    assert_eq!(field("version"), "0.1.0", "{name}");
+    // What the workspace says: each crate's version moves on its own.
+    assert_eq!(format!("{name}-{}", field("version")), versioned(members, name));
     assert!(field("description").len() > 20, "{name}: description");
     assert_eq!(field("license"), "MIT OR Apache-2.0", "{name}");
     assert_eq!(field("readme"), "README.md", "{name}");
@@ -145,8 +155,8 @@ fn check_manifest(package: &Value, members: &[String]) {
         let dep_name = dep["name"].as_str().unwrap();
         assert!(dep["path"].is_null(), "{name} -> {dep_name}: a path");
         assert_ne!(dep["req"], "*", "{name} -> {dep_name}: no version");
-        if members.iter().any(|m| m == dep_name) {
-            assert_eq!(dep["req"], "^0.1.0", "{name} -> {dep_name}");
+        if let Some((_, version)) = members.iter().find(|(m, _)| m == dep_name) {
+            assert_eq!(dep["req"], format!("^{version}"), "{name} -> {dep_name}");
         }
     }
 }
@@ -161,11 +171,12 @@ fn every_crate_packages_with_its_licences_readme_and_metadata() {
         .map(|f| std::fs::read(root().join(f)).unwrap_or_else(|e| panic!("{f} at the root: {e}")));
     let unpacked = scratch.join("unpacked");
     std::fs::create_dir_all(&unpacked).unwrap();
-    for member in &members {
-        let krate = crates.join(format!("{member}-0.1.0.crate"));
+    for (member, _) in &members {
+        let stem = versioned(&members, member);
+        let krate = crates.join(format!("{stem}.crate"));
         assert!(krate.is_file(), "{} missing:\n{log}", krate.display());
         let files = unpack(&krate, &unpacked);
-        let dir = unpacked.join(format!("{member}-0.1.0"));
+        let dir = unpacked.join(&stem);
         for needed in [
             "Cargo.toml",
             "Cargo.toml.orig",
@@ -203,9 +214,14 @@ fn every_crate_packages_with_its_licences_readme_and_metadata() {
 
     // The report's font travels with its licence; the library's README is
     // the workspace's.
-    let reports = unpacked.join("bitbench-reports-0.1.0");
+    let reports = unpacked.join(versioned(&members, "bitbench-reports"));
     assert!(reports.join("assets/DejaVuSans-LICENSE.txt").is_file());
-    let readme = std::fs::read(unpacked.join("bitbench-0.1.0/README.md")).unwrap();
+    let readme = std::fs::read(
+        unpacked
+            .join(versioned(&members, "bitbench"))
+            .join("README.md"),
+    );
+    let readme = readme.unwrap();
     assert_eq!(readme, std::fs::read(root().join("README.md")).unwrap());
     std::fs::remove_dir_all(&scratch).ok();
 }

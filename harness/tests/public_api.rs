@@ -29,6 +29,7 @@ const CURATED: &[&str] = &[
     "cli::main",
     "main",
     "origin",
+    "prepared",
 ];
 
 #[test]

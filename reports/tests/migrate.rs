@@ -157,17 +157,19 @@ fn older_files_are_named_by_their_cpu_model() {
 }
 
 /// `tests/data/schema-5.json` is a schema-5 file as bitbench wrote it
-/// before the `crashed` and `hung` statuses: it reads as schema 6 with
-/// every field and status as written (there is nothing to fill).
+/// before the `crashed` and `hung` statuses: it reads as the current
+/// schema with every field and status as written (schemas 6 and 7 add
+/// nothing to fill), and its environment unknown (schema 7 records it).
 #[test]
-fn a_schema_5_file_reads_as_schema_6_unchanged() {
+fn a_schema_5_file_reads_as_the_current_schema_unchanged() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema-5.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(raw["schema"], 5, "the committed file stays at schema 5");
     let file = ResultsFile::read(&path).unwrap();
-    assert_eq!(file.schema, 6);
+    assert_eq!(file.schema, 7);
     assert_eq!(file.schema, SCHEMA);
+    assert_eq!(file.environment, None, "not recorded, not empty");
     assert_eq!(file.machine.name, "lab-1");
     let statuses: Vec<Status> = file.records.iter().map(|r| r.status).collect();
     assert_eq!(statuses, [Status::Ok, Status::Error, Status::Skipped]);
