@@ -121,7 +121,10 @@ fn check_manifest(package: &Value, members: &[(String, String)]) {
         "{name}"
     );
     // What the workspace says: each crate's version moves on its own.
-    assert_eq!(format!("{name}-{}", field("version")), versioned(members, name));
+    assert_eq!(
+        format!("{name}-{}", field("version")),
+        versioned(members, name)
+    );
     assert!(field("description").len() > 20, "{name}: description");
     assert_eq!(field("license"), "MIT OR Apache-2.0", "{name}");
     assert_eq!(field("readme"), "README.md", "{name}");

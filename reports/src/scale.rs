@@ -144,7 +144,8 @@ fn nice_step(raw: f64) -> f64 {
 
 /// A tick or cell label: at most five characters for typical values, with
 /// `k`/`M`/`G` suffixes from a thousand up (one notation on an axis:
-/// `1k` beside `10k`, never `1000`) and no trailing zeros.
+/// `1k` beside `10k`, never `1000`), decimals below one however small
+/// (`0.001` beside `0.0001`, never `1e-4`) and no trailing zeros.
 pub(crate) fn compact(v: f64) -> String {
     let a = v.abs();
     let (scaled, suffix) = if a >= 1e9 {
@@ -165,10 +166,10 @@ pub(crate) fn compact(v: f64) -> String {
         trim(format!("{scaled:.1}"))
     } else if sa >= 1.0 {
         trim(format!("{scaled:.2}"))
-    } else if sa >= 0.01 {
-        trim(format!("{scaled:.3}"))
     } else {
-        format!("{scaled:.0e}")
+        // Two significant digits: 0.052, 0.0001, 0.000025.
+        let decimals = (1 - sa.log10().floor() as i32).clamp(3, 15) as usize;
+        trim(format!("{scaled:.decimals$}"))
     };
     format!("{text}{suffix}")
 }
@@ -286,6 +287,9 @@ mod tests {
         let cases = [
             (0.0, "0"),
             (0.052, "0.052"),
+            (0.001, "0.001"),
+            (1e-4, "0.0001"),
+            (2.5e-5, "0.000025"),
             (3.0, "3"),
             (3.25, "3.25"),
             (12.34, "12.3"),
