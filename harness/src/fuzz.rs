@@ -254,7 +254,7 @@ fn printing() -> bool {
 fn run<I, O: Clone + Default>(solver: &mut dyn Solve<I, O>, inputs: &[I]) -> Vec<O> {
     let prepared = solver.prepare(inputs);
     let mut out = vec![O::default(); inputs.len()];
-    solver.solve_prepared(inputs, &prepared, 0..inputs.len(), &mut out);
+    prepared.run(solver, inputs, 0..inputs.len(), &mut out);
     out
 }
 

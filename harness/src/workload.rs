@@ -137,6 +137,24 @@ impl Prepared {
     pub(crate) fn is_own(&self) -> bool {
         self.0.is_some()
     }
+
+    /// Runs `inputs[range]` through `solver` into `out`: from these forms
+    /// where the solver made its own, else as the plain batch it always
+    /// was, so a variant that prepares nothing runs exactly the code it ran
+    /// before preparation existed (one call, no more work in the timed loop).
+    #[inline(always)]
+    pub(crate) fn run<I, O>(
+        &self,
+        solver: &mut dyn Solve<I, O>,
+        inputs: &[I],
+        range: Range<usize>,
+        out: &mut [O],
+    ) {
+        match self.0 {
+            Some(_) => solver.solve_prepared(inputs, self, range, out),
+            None => solver.solve_batch(&inputs[range], out),
+        }
+    }
 }
 
 /// A variant that turns each shared input into its own form before it is

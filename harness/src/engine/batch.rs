@@ -138,7 +138,7 @@ pub fn prepare<W: Workload + ?Sized>(
     Ok(PreparedBatch {
         run: Box::new(move || {
             let all = 0..inputs.len();
-            solver.solve_prepared(black_box(&inputs), &prepared, all, black_box(&mut out));
+            prepared.run(&mut *solver, black_box(&inputs), all, black_box(&mut out));
             black_box(&out);
         }),
         elements,

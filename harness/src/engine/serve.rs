@@ -223,7 +223,12 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
         elements,
         run: Box::new(move |range| {
             let out = &mut out[range.clone()];
-            solver.solve_prepared(black_box(&inputs), &prepared, range, black_box(&mut *out));
+            prepared.run(
+                &mut *solver,
+                black_box(&inputs),
+                range,
+                black_box(&mut *out),
+            );
             black_box(out);
         }),
     })

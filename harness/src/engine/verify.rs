@@ -101,7 +101,7 @@ pub(crate) fn solve_stepped<I: Clone, O: Clone + Default>(
         };
         let _running = step(per_input * (end - done) as u32);
         let range = done..end;
-        catch(|| solver.solve_prepared(inputs, &prepared, range.clone(), &mut out[range]))?;
+        catch(|| prepared.run(&mut *solver, inputs, range.clone(), &mut out[range]))?;
         (done, len) = (end, len * 2);
     }
     Ok(out)
@@ -125,7 +125,7 @@ pub(crate) fn solve_prepared<I, O: Clone + Default>(
     prepared: &Prepared,
 ) -> Result<Vec<O>, String> {
     let mut out = vec![O::default(); inputs.len()];
-    catch(|| solver.solve_prepared(inputs, prepared, 0..inputs.len(), &mut out))?;
+    catch(|| prepared.run(solver, inputs, 0..inputs.len(), &mut out))?;
     Ok(out)
 }
 

@@ -102,12 +102,10 @@ pub fn measure<I, O>(
         let watch = Watch::start();
         for _ in 0..reps {
             let out = &mut out[range.clone()];
-            solver.solve_prepared(
-                black_box(batch.inputs),
-                batch.prepared,
-                range.clone(),
-                black_box(&mut *out),
-            );
+            let inputs = black_box(batch.inputs);
+            batch
+                .prepared
+                .run(solver, inputs, range.clone(), black_box(&mut *out));
             black_box(out);
         }
         watch.stop()
