@@ -13,7 +13,8 @@ use reports::compare::{Verdict, compare};
 use reports::{Metric, Record, ResultsFile};
 use std::path::Path;
 
-/// Why instructions cannot be counted here, if they cannot.
+/// Why instructions cannot be counted here, if they cannot: what `ab`,
+/// `matrix` and `history` say before they go on without counts.
 pub fn count_tools() -> Option<String> {
     #[cfg(feature = "count")]
     return crate::counting::check_tools().err();

@@ -104,7 +104,11 @@ pub fn measure(
         None => target_dir(origin)?,
     }
     .join("matrix");
-    let tools = if options.count { count_tools() } else { None };
+    let tools = if options.count {
+        crate::ab::count_tools()
+    } else {
+        None
+    };
     if let Some(reason) = &tools {
         eprintln!("matrix: instruction counts skipped: {reason}");
     }
@@ -197,14 +201,6 @@ fn level_not_run(
         ));
     }
     records
-}
-
-/// Why instruction counts cannot be taken, if they cannot.
-fn count_tools() -> Option<String> {
-    #[cfg(feature = "count")]
-    return crate::counting::check_tools().err();
-    #[cfg(not(feature = "count"))]
-    Some("this program was built without bitbench's `count` feature".to_owned())
 }
 
 /// `cargo build --release` of `origin`'s binary for one level, in the
