@@ -1,6 +1,7 @@
 //! Verify, then time: every (set, variant) prepares its inputs (see
-//! `preparation.rs`), solves them once and is compared with the reference; a variant not run or wrong gets its
-//! record here and is never timed, one that passes waits for the rounds.
+//! `preparation.rs`), solves them once and is compared with the
+//! reference; a variant not run or wrong gets its record here and is
+//! never timed, one that passes waits for the rounds.
 
 use super::preparation::{self, Preparation};
 use crate::engine::verify::{self, build_solver};
