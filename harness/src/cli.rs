@@ -215,23 +215,27 @@ fn read(
     args: &[OsString],
 ) -> Result<Cli, clap::Error> {
     let origin = suite.origin();
-    let mut command = Cli::command().name(origin.binary).bin_name(origin.binary);
-    // clap prints the name, then this; the `bitbench` binary keeps the
-    // derived version, bitbench's own.
-    if origin.package != env!("CARGO_PKG_NAME") {
+    // Built again for help rather than cloned: a clone of the whole tree
+    // would cost every run, and help is the rare case.
+    let command = || {
+        let command = Cli::command().name(origin.binary).bin_name(origin.binary);
+        // clap prints the name, then this; the `bitbench` binary keeps the
+        // derived version, bitbench's own.
+        if origin.package == env!("CARGO_PKG_NAME") {
+            return command;
+        }
         const BITBENCH: &str = concat!("(bitbench ", env!("CARGO_PKG_VERSION"), ")");
-        command = command.version(match version {
+        command.version(match version {
             Some(version) => format!("{version} {BITBENCH}").leak(),
             None => BITBENCH,
-        });
-    }
-    let matches = command
-        .clone()
+        })
+    };
+    let matches = command()
         .try_get_matches_from(args)
         .or_else(|e| match e.kind() {
             ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 Words::of(suite, about)
-                    .fill(command)
+                    .fill(command())
                     .try_get_matches_from(args)
             }
             _ => Err(e),
