@@ -21,6 +21,7 @@
 #[cfg(feature = "suite")]
 pub mod builtin;
 pub mod cli;
+pub mod dispatch;
 mod dyn_workload;
 mod entry;
 mod error;

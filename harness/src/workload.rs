@@ -370,6 +370,23 @@ pub trait Workload: Send + Sync + 'static {
         self.format_output(a) == self.format_output(b)
     }
 
+    /// The input-set parameter a dispatcher chooses by (one of the names
+    /// [`Workload::input_sets`] declare, such as `bytes` or `density`),
+    /// which [`Workload::regime`] computes from a live input. Default:
+    /// none, and a dispatcher chooses by CPU features only.
+    fn regime_parameter(&self) -> Option<&'static str> {
+        None
+    }
+    /// The value of [`Workload::regime_parameter`] for `input`, as an input
+    /// set with that value declares it: a buffer's length in bytes, a
+    /// board's density. It runs on every input a dispatcher solves, inside
+    /// its measured time, so it must be cheap (a length, a population
+    /// count). Never called when there is no parameter.
+    fn regime(&self, input: &Self::Input) -> f64 {
+        let _ = input;
+        0.0
+    }
+
     /// Throughput elements one solved input stands for (default 1).
     fn elements(&self, input: &Self::Input, output: &Self::Output) -> u64 {
         let _ = (input, output);

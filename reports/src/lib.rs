@@ -11,6 +11,7 @@
 
 mod chart;
 pub mod compare;
+pub mod dispatch;
 mod dataset;
 pub mod disturbance;
 pub mod environment;

@@ -1,0 +1,59 @@
+//! Dispatch at run time from a table of measured decisions: which variant
+//! runs an input, by the CPU's features and the input's regime.
+//!
+//! `bitbench dispatch` writes the table as Rust source (a `const`
+//! [`Table`] and a `choose` function) from results files; the adapter
+//! registers it as one more variant, and the harness then checks, measures
+//! and draws it like any other. The table keeps apart what the build
+//! decided at compile time (a [`Level`]'s target features, from a
+//! target-cpu level) and what the CPU says at run time (a [`Tier`]'s
+//! features), so a variant whose features this CPU lacks is never chosen.
+
+/// A dispatcher's decisions: per target-cpu level, per feature tier, the
+/// variant for each range of the regime.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Table {
+    /// The dispatching variant's registry name, e.g. `dispatch`.
+    pub name: &'static str,
+    /// The workload it dispatches, as registered.
+    pub workload: &'static str,
+    /// The input-set parameter it chooses by
+    /// ([`Workload::regime_parameter`](crate::Workload::regime_parameter));
+    /// `None`: by CPU features only.
+    pub parameter: Option<&'static str>,
+    /// The levels, the most demanding first: the first whose target
+    /// features this build was compiled with applies.
+    pub levels: &'static [Level],
+}
+
+/// The decisions measured with one target-cpu level's build.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// The `-C target-cpu` level measured (`default`, `x86-64-v3`, ...).
+    pub target_cpu: &'static str,
+    /// The target features that level compiles in (`cfg!(target_feature)`):
+    /// the level applies to a build that has all of them.
+    pub target_features: &'static [&'static str],
+    /// The tiers, the most demanding first: the first whose features this
+    /// CPU has applies.
+    pub tiers: &'static [Tier],
+}
+
+/// The decisions for a CPU with a set of features, detected at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tier {
+    /// The features a CPU needs for this tier (all of them).
+    pub features: &'static [&'static str],
+    /// The variant for each range of the regime, in increasing order.
+    pub ranges: &'static [Range],
+}
+
+/// The variant for the regimes below `below` (and at or above the previous
+/// range's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    /// The range's end, exclusive; `f64::INFINITY` for the last.
+    pub below: f64,
+    /// The variant that runs there.
+    pub variant: &'static str,
+}

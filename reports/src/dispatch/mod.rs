@@ -1,0 +1,189 @@
+//! Decisions from measurements: which variant to run, by CPU features and
+//! by the input's regime, read from one or more results files.
+//!
+//! `bitbench dispatch` prints these decisions as a table and writes them as
+//! Rust source; `report` draws them as a decision map; `dispatch --check`
+//! compares a written table with what newer results would decide. All
+//! three start from [`decide`]. The rules:
+//!
+//! - A variant is chosen only where its advantage is beyond its interval:
+//!   among the candidates whose 95 % intervals overlap the fastest's, the
+//!   simplest wins (fewest required features, then the earliest listed).
+//! - A variant the workload's cost model rules out for a regime
+//!   ([`Spec::ruled_out`]) is never chosen there, and neither is one that
+//!   gave a wrong answer in any file.
+//! - Across machines (and, without a regime parameter, across input sets),
+//!   the variant with the smallest worst-case loss against each one's best
+//!   wins; the machines whose own best differs beyond the intervals are
+//!   named.
+//! - Between two measured regimes with different winners, the boundary
+//!   lies where the two winners' times cross: their log time ratio,
+//!   interpolated linearly in the log of the parameter, is zero there (the
+//!   geometric mean of the two points when it does not cross, the change
+//!   being a tie broken by simplicity).
+
+use std::collections::BTreeMap;
+
+/// What [`decide`] needs to know about the workload, beyond the records.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spec {
+    /// The workload's registry name.
+    pub workload: String,
+    /// The input-set parameter the regime is (`bytes`, `density`); `None`:
+    /// decide by CPU features only, over every input set.
+    pub parameter: Option<String>,
+    /// Every variant that may be chosen, in the workload's list order, with
+    /// the CPU features it needs (detected at run time). A dispatching
+    /// variant is left out, or it would choose itself.
+    pub variants: Vec<VariantSpec>,
+    /// Variants the workload's cost model (`skip`, `impractical`) rules out
+    /// on an input set: never chosen at that set's regime.
+    pub ruled_out: Vec<RuledOut>,
+    /// The target features each target-cpu level compiles in (`default`:
+    /// none), for the levels found in the files.
+    pub level_features: BTreeMap<String, Vec<String>>,
+}
+
+/// One variant that may be chosen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VariantSpec {
+    /// Registry name.
+    pub name: String,
+    /// The CPU features it needs, by the names of `is_x86_feature_detected!`.
+    pub features: Vec<String>,
+}
+
+/// A variant the cost model refuses on an input set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuledOut {
+    /// The variant.
+    pub variant: String,
+    /// The input set, as records name it.
+    pub input_set: String,
+    /// The cost model's reason.
+    pub reason: String,
+}
+
+/// A measured variant's figure in one scenario (a machine's time on the
+/// sets at one regime).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Median time per element.
+    pub median: f64,
+    /// The 95 % interval of the median; the median alone where the record
+    /// has none.
+    pub low: f64,
+    /// See `low`.
+    pub high: f64,
+}
+
+/// One candidate in a cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Registry name.
+    pub variant: String,
+    /// Its worst-case loss against each scenario's fastest, as a fraction
+    /// (0.25: 25 % slower than the best somewhere).
+    pub worst_loss: f64,
+    /// Whether its intervals overlap the chosen variant's in every
+    /// scenario: choosing it instead would be no change beyond the
+    /// intervals.
+    pub tied: bool,
+}
+
+/// The decision at one measured regime (or, without a parameter, over all
+/// sets) for one tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// The parameter's value; `None` without a parameter.
+    pub regime: Option<f64>,
+    /// The input sets measured there.
+    pub sets: Vec<String>,
+    /// The variant chosen.
+    pub chosen: String,
+    /// Its worst-case loss against the per-scenario best (0 when it is the
+    /// fastest everywhere).
+    pub loss: f64,
+    /// The margin it wins by: the runner-up's time over its own, as a
+    /// ratio (1.25: the next best is 25 % slower), with the runner-up's
+    /// name; `None` when it is the only candidate.
+    pub margin: Option<(String, f64)>,
+    /// The loss here of the tier's best single fixed variant.
+    pub fixed_loss: f64,
+    /// Every candidate measured here, in the workload's list order.
+    pub candidates: Vec<Candidate>,
+    /// Machines whose own best is another variant, beyond the intervals:
+    /// `(machine, its best)`.
+    pub disagree: Vec<(String, String)>,
+}
+
+/// The decisions for CPUs with a set of runtime features.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TierDecision {
+    /// The features a CPU needs for this tier (empty: any CPU).
+    pub features: Vec<String>,
+    /// One cell per measured regime, in increasing order.
+    pub cells: Vec<Cell>,
+    /// The variant per range: `(below, variant)`, increasing, the last
+    /// `below` infinite.
+    pub ranges: Vec<(f64, String)>,
+    /// The best single fixed variant of this tier (least worst-case loss
+    /// over every cell) and that loss.
+    pub fixed: (String, f64),
+}
+
+/// The decisions measured with one target-cpu level's build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelDecision {
+    /// The target-cpu level (`default`, `x86-64-v3`, ...).
+    pub target_cpu: String,
+    /// The target features it compiles in.
+    pub target_features: Vec<String>,
+    /// Tiers, the most demanding first; the last needs no feature beyond
+    /// what every CPU of the level has.
+    pub tiers: Vec<TierDecision>,
+}
+
+/// Where a decision's figures came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceInfo {
+    /// The file's label (its path as given).
+    pub label: String,
+    /// The machine's name.
+    pub machine: String,
+    /// Its CPU model.
+    pub cpu_model: String,
+    /// When the run started.
+    pub date: String,
+}
+
+/// A workload's decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The workload.
+    pub workload: String,
+    /// The regime parameter, if any.
+    pub parameter: Option<String>,
+    /// Levels, the most demanding first.
+    pub levels: Vec<LevelDecision>,
+    /// The files decided from.
+    pub sources: Vec<SourceInfo>,
+}
+
+/// A place where newer results would decide differently, beyond the
+/// intervals (see [`shifts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shift {
+    /// The target-cpu level.
+    pub target_cpu: String,
+    /// The tier's features (empty: any CPU).
+    pub features: Vec<String>,
+    /// The regime; `None` without a parameter.
+    pub regime: Option<f64>,
+    /// The variant the old table runs there.
+    pub old: String,
+    /// The variant the results now choose.
+    pub new: String,
+    /// How much slower the old variant now is than the new one (1.2: 20 %).
+    pub margin: f64,
+}
