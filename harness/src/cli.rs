@@ -91,6 +91,15 @@ enum Command {
     /// Example: {program} ab main (main against the working tree); exit 1
     /// when a record regressed or an answer changed.
     Ab(cmd::ab::Args),
+    /// Decide from results files which variant to run where (by CPU features
+    /// and the input's regime) and write it as a dispatching variant.
+    ///
+    /// Prints the decision table; --out writes it as a Rust module (a const
+    /// TABLE and choose) the adapter registers as one more variant, which
+    /// check verifies and bench measures like any other. --check FILE.rs
+    /// exits 1 where newer results would choose otherwise, beyond the
+    /// intervals. Example: {program} dispatch results.json --out src/dispatch.rs
+    Dispatch(cmd::dispatch::Args),
     /// Keep runs in a store and follow them over commits: add, report, check,
     /// compare; run measures a range of commits, bisect finds where a record moved.
     ///
@@ -284,6 +293,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Compare(args) => cmd::compare::run(args),
         Command::Export(args) => cmd::export::run(args),
         Command::Ab(args) => cmd::ab::run(suite, args),
+        Command::Dispatch(args) => cmd::dispatch::run(suite, args),
         Command::History(command) => cmd::history::run(suite, command),
         Command::Serve => cmd::serve::run(suite),
         Command::Fuzz(args) => cmd::fuzz::run(suite, args),

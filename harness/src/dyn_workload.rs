@@ -72,6 +72,12 @@ mod sealed {
         ) -> Result<Vec<(String, String)>, Error>;
         /// Inputs in one bench sample of an open-ended set.
         fn batch_size(&self, quick: bool) -> usize;
+        /// The regime parameter, see [`Workload::regime_parameter`].
+        fn regime_parameter(&self) -> Option<&'static str>;
+        /// Of `variants`, those the cost model ([`Workload::skip`],
+        /// [`Workload::impractical`]) refuses on some input of `set` (a
+        /// sample of it), with the reason; none when the set is unknown.
+        fn ruled_out(&self, set: &str, variants: &[&str]) -> Vec<(String, String)>;
         /// Candidates one step simpler than the text input `line`, as text
         /// (none when it does not parse).
         fn shrink_text(&self, line: &str) -> Vec<String>;
@@ -165,6 +171,30 @@ mod sealed {
             variant: &str,
         ) -> Result<Vec<(String, String)>, Error> {
             check::inputs_of(self, options, pass, chunk, variant)
+        }
+        fn regime_parameter(&self) -> Option<&'static str> {
+            Workload::regime_parameter(self)
+        }
+        fn ruled_out(&self, set: &str, variants: &[&str]) -> Vec<(String, String)> {
+            // A sample as large as check's default: the cost model is about
+            // an input's size and shape, which a set's inputs share.
+            const SAMPLE: usize = 64;
+            let Ok(member) = sets::parse(&Workload::input_sets(self), set) else {
+                return Vec::new();
+            };
+            let Ok(inputs) = self.generate(&member, 1, SAMPLE) else {
+                return Vec::new();
+            };
+            variants
+                .iter()
+                .filter_map(|v| {
+                    inputs.iter().find_map(|input| {
+                        self.skip(v, input)
+                            .or_else(|| self.impractical(v, input))
+                            .map(|why| ((*v).to_owned(), why))
+                    })
+                })
+                .collect()
         }
         fn batch_size(&self, quick: bool) -> usize {
             self.bench_batch(quick)

@@ -9,6 +9,7 @@ pub mod count;
 #[cfg(not(feature = "count"))]
 #[path = "count_missing.rs"]
 pub mod count;
+pub mod dispatch;
 pub mod export;
 pub mod fuzz;
 pub mod history;

@@ -57,3 +57,7 @@ pub struct Range {
     /// The variant that runs there.
     pub variant: &'static str,
 }
+
+mod registry;
+
+pub(crate) use registry::is_dispatching;

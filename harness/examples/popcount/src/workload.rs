@@ -1,12 +1,14 @@
 //! What bitbench needs to know about the kernel: its variants, its input
 //! sets (buffers of a given size, and the sweep over sizes that the report
-//! draws as a line chart), its text format. The oracle is the first
-//! variant, `bit-loop`.
+//! draws as a line chart), its text format, and the regime a dispatcher
+//! chooses by (a buffer's size). The oracle is the first variant,
+//! `bit-loop`.
 
 use crate::{Variant, inputs, variants};
 use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// The `popcount` workload.
+#[derive(Clone, Copy)]
 pub struct PopcountWorkload;
 
 /// The `popcount` workload, for `bitbench::main!`.
@@ -37,7 +39,11 @@ impl Workload for PopcountWorkload {
         Some(Box::new(move |words: &Vec<u64>| kernel.count(words)))
     }
     fn input_sets(&self) -> Vec<InputSet> {
-        let sizes = (10..=20).step_by(2).map(|log| f64::from(1 << log)); // 1 KiB to 1 MiB
+        // Every power of two from 8 B to 4 KiB, where the per-call costs
+        // decide and the winners cross, then every fourth to 1 MiB.
+        let small = 3..=12;
+        let large = (14..=20).step_by(2);
+        let sizes = small.chain(large).map(|log| f64::from(1 << log));
         let size = InputSet::new("size:N", "buffers of N random bytes (a multiple of 8)");
         vec![size.parameters(&["bytes"]).sweep("sizes", sizes)]
     }
@@ -69,6 +75,12 @@ impl Workload for PopcountWorkload {
     }
     fn format_output(&self, output: &u64) -> String {
         output.to_string()
+    }
+    fn regime_parameter(&self) -> Option<&'static str> {
+        Some("bytes")
+    }
+    fn regime(&self, input: &Vec<u64>) -> f64 {
+        (input.len() * 8) as f64
     }
     fn elements(&self, input: &Vec<u64>, _output: &u64) -> u64 {
         input.len() as u64 * 8
