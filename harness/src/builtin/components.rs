@@ -9,6 +9,7 @@ use crate::workload::{Solve, VariantInfo, Workload};
 use components::{Board, Labeler, Variant};
 
 /// A components problem definition: a name and the registry that solves it.
+#[derive(Clone, Copy)]
 pub struct Components {
     name: &'static str,
     description: &'static str,
@@ -110,6 +111,12 @@ impl Workload for Components {
     }
     fn check_sets(&self) -> Vec<String> {
         ["density-sweep", "seed", "game"].map(String::from).to_vec()
+    }
+    fn regime_parameter(&self) -> Option<&'static str> {
+        Some("density")
+    }
+    fn regime(&self, board: &Board) -> f64 {
+        f64::from(board.bits().count_ones()) / Board::CELLS as f64
     }
     fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Board>, String> {
         match set.pattern() {
@@ -259,6 +266,22 @@ mod tests {
             assert!(n.len() <= 12, "{n}");
             assert_eq!(generated(&ALL, n, 1, 3).unwrap().len(), 3);
         }
+    }
+
+    #[test]
+    fn a_boards_regime_is_the_density_its_set_declares() {
+        for p in [0.125, 0.5, 0.875] {
+            let boards = generated(&ALL, &format!("density:{p}"), 1, 4096).unwrap();
+            let mean = boards.iter().map(|b| ALL.regime(b)).sum::<f64>() / boards.len() as f64;
+            assert!((mean - p).abs() < 0.01, "density {p}: mean regime {mean}");
+        }
+        assert_eq!(ALL.regime_parameter(), Some("density"));
+        let families = ALL.input_sets();
+        assert!(
+            crate::sets::parameters(&families, "density:0.5")
+                .iter()
+                .any(|(name, _)| *name == "density")
+        );
     }
 
     #[test]
