@@ -11,8 +11,8 @@
 
 mod chart;
 pub mod compare;
-pub mod dispatch;
 mod dataset;
+pub mod dispatch;
 pub mod disturbance;
 pub mod environment;
 pub mod export;
