@@ -35,6 +35,8 @@ mod spec;
 mod table;
 mod tiers;
 
+#[cfg(test)]
+mod tests;
 
 pub use decide::decide;
 pub use shifts::shifts;
