@@ -14,7 +14,9 @@ use crate::results::ResultsFile;
 /// regime (see the module doc for the rules).
 ///
 /// A (machine, input set, variant) measured at one level in several files
-/// counts as the last of them has it. Levels come the most demanding
+/// counts as the last of them has it. On a level, the features its build
+/// compiles in ([`Spec::level_features`]) are no tier's: a variant that
+/// needs only those runs on any CPU of the level. Levels come the most demanding
 /// first (more target features in [`Spec::level_features`]; first seen
 /// among equals); a level where no candidate was measured is left out.
 ///

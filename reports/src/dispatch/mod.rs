@@ -110,8 +110,8 @@ pub struct Candidate {
     /// scenario: choosing it instead would be no change beyond the
     /// intervals.
     pub tied: bool,
-    /// Its figure in each of the cell's scenarios, in the order of
-    /// [`Cell::scenarios`].
+    /// Its figure in each of the cell's scenarios, in nanoseconds per
+    /// element, in the order of [`Cell::scenarios`].
     pub figures: Vec<Figure>,
 }
 

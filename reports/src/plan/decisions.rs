@@ -1,6 +1,7 @@
 //! The decision map of a workload: which variant [`decide`] chooses where,
 //! over every machine in the report, drawn when more than one variant
-//! wins somewhere (with a single winner there is nothing to dispatch).
+//! wins somewhere (with a single winner there is nothing to dispatch),
+//! and never for an A/B's builds.
 
 use super::{Planned, PlannedChart, slug};
 use crate::Source;
@@ -22,6 +23,15 @@ pub(crate) fn decision_map(workload: &str, sources: &[Source]) -> Option<Planned
         .map(|s| &s.file)
         .filter(|f| f.workload(workload).next().is_some())
         .collect();
+    // An A/B measures each variant once per build: two builds, not a
+    // choice between variants.
+    if files
+        .iter()
+        .flat_map(|f| f.workload(workload))
+        .any(|r| r.paired.is_some())
+    {
+        return None;
+    }
     let spec = Spec::from_records(workload, &files);
     let labelled: Vec<(String, &ResultsFile)> =
         sources.iter().map(|s| (s.label.clone(), &s.file)).collect();
