@@ -6,6 +6,7 @@
 
 pub(crate) mod ab;
 pub(crate) mod bars;
+pub(crate) mod decision_map;
 pub(crate) mod footer;
 pub(crate) mod heatmap;
 pub(crate) mod lines;

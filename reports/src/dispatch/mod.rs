@@ -21,6 +21,27 @@
 //!   interpolated linearly in the log of the parameter, is zero there (the
 //!   geometric mean of the two points when it does not cross, the change
 //!   being a tie broken by simplicity).
+//!
+//! [`decide`] applies them, [`shifts`] compares a decision with an older
+//! table's, [`table_text`] prints one; [`Spec::from_records`] makes a spec
+//! from the records alone, for the report's decision map.
+
+mod boundary;
+mod cell;
+mod decide;
+mod measured;
+mod shifts;
+mod spec;
+mod table;
+mod tiers;
+
+#[cfg(test)]
+mod tests;
+
+pub use decide::decide;
+pub use shifts::shifts;
+pub(crate) use table::regime_label;
+pub use table::table_text;
 
 use std::collections::BTreeMap;
 
@@ -89,6 +110,9 @@ pub struct Candidate {
     /// scenario: choosing it instead would be no change beyond the
     /// intervals.
     pub tied: bool,
+    /// Its figure in each of the cell's scenarios, in nanoseconds per
+    /// element, in the order of [`Cell::scenarios`].
+    pub figures: Vec<Figure>,
 }
 
 /// The decision at one measured regime (or, without a parameter, over all
@@ -99,6 +123,9 @@ pub struct Cell {
     pub regime: Option<f64>,
     /// The input sets measured there.
     pub sets: Vec<String>,
+    /// The scenarios the choice weighed, `(machine, input set)`: those
+    /// with a figure of every candidate.
+    pub scenarios: Vec<(String, String)>,
     /// The variant chosen.
     pub chosen: String,
     /// Its worst-case loss against the per-scenario best (0 when it is the
@@ -115,6 +142,22 @@ pub struct Cell {
     /// Machines whose own best is another variant, beyond the intervals:
     /// `(machine, its best)`.
     pub disagree: Vec<(String, String)>,
+}
+
+impl Cell {
+    /// The candidate named `variant`, if it is one here.
+    pub fn candidate(&self, variant: &str) -> Option<&Candidate> {
+        self.candidates.iter().find(|c| c.variant == variant)
+    }
+
+    /// How much slower `variant` is than `over` here: the geometric mean
+    /// over the scenarios of their median times' ratio (1.25: 25 %
+    /// slower); `None` unless both are candidates.
+    pub fn ratio(&self, variant: &str, over: &str) -> Option<f64> {
+        let (a, b) = (self.candidate(variant)?, self.candidate(over)?);
+        let ratios = a.figures.iter().zip(&b.figures);
+        crate::interval::geomean(ratios.map(|(a, b)| a.median / b.median))
+    }
 }
 
 /// The decisions for CPUs with a set of runtime features.

@@ -4,10 +4,12 @@
 //! The choices depend only on record fields: every metric present gets
 //! its charts whatever the shape of its input sets (bars over plain sets,
 //! lines over a swept parameter, a heatmap over two), results holding
-//! several target-cpu levels get a level view, and setup records their
-//! own chart. One file per kind of figure; this one picks them.
+//! several target-cpu levels get a level view, setup records their own
+//! chart, and a workload whose winner changes with the CPU or the input
+//! a decision map. One file per kind of figure; this one picks them.
 
 mod ab;
+mod decisions;
 mod footer;
 mod heatmaps;
 mod levels;
@@ -15,12 +17,14 @@ mod setup;
 mod sweeps;
 mod time;
 
+pub(crate) use decisions::decision_map;
 pub(crate) use footer::footer;
 pub(crate) use levels::{LevelCell, LevelTable, level_table};
 
 use crate::chart::LegendItem;
 use crate::chart::ab::AbChart;
 use crate::chart::bars::{Bar, BarChart, Category, Panel};
+use crate::chart::decision_map::DecisionMap;
 use crate::chart::heatmap::Heatmap;
 use crate::chart::lines::LineChart;
 use crate::dataset::{WorkloadView, ok_median};
@@ -38,6 +42,7 @@ pub(crate) enum Planned {
     Lines(LineChart),
     Heat(Heatmap),
     Ab(AbChart),
+    Decision(DecisionMap),
 }
 
 /// One planned chart.

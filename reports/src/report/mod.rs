@@ -27,8 +27,8 @@ use crate::chart::footer::{Footed, Footer};
 use crate::chart::{self, Figure};
 use crate::dataset::{Facet, Source, WorkloadView};
 use crate::disturbance::{Limits, Purpose};
-use crate::plan::{self, LevelTable, Planned};
-use crate::results::{Record, Status};
+use crate::plan::{self, LevelTable, Planned, PlannedChart};
+use crate::results::{Machine, Record, Status};
 use page::Contents;
 use std::path::Path;
 use summary::{SummaryRow, summary_row};
@@ -65,7 +65,7 @@ pub fn render_for(
     if views.is_empty() {
         skipped.push("the results hold no records; no charts".to_owned());
     }
-    let charts = draw_charts(&views, out, &mut skipped)?;
+    let charts = draw_charts(sources, &views, out, &mut skipped)?;
     let flamegraphs = match &options.flamegraphs {
         Some(root) => flamegraphs::draw(sources, out, root, &mut skipped)?,
         None => Vec::new(),
@@ -101,17 +101,36 @@ pub fn render_for(
     Ok(report)
 }
 
-/// Draws each view's planned charts into `out`, in page order; pushes
-/// what the plans leave out to `skipped`.
+/// Draws each view's planned charts into `out`, in page order, and after
+/// a workload's last view its decision map, drawn from every source;
+/// pushes what the plans leave out to `skipped`.
 fn draw_charts(
+    sources: &[Source],
     views: &[&WorkloadView<'_>],
     out: &Path,
     skipped: &mut Vec<String>,
 ) -> Result<Vec<ChartFile>, ReportError> {
     let mut charts: Vec<ChartFile> = Vec::new();
-    for view in views {
+    for (i, view) in views.iter().enumerate() {
+        let machine = view.machine.map(str::to_owned);
         let footer = plan::footer(&view.runs);
-        for mut planned in plan::plan(view, skipped) {
+        let mut planned: Vec<(PlannedChart, Footer, Option<String>)> = plan::plan(view, skipped)
+            .into_iter()
+            .map(|p| (p, footer.clone(), machine.clone()))
+            .collect();
+        let last = views.get(i + 1).is_none_or(|next| next.name != view.name);
+        if let Some(map) = last
+            .then(|| plan::decision_map(&view.name, sources))
+            .flatten()
+        {
+            let runs: Vec<&Machine> = views
+                .iter()
+                .filter(|v| v.name == view.name)
+                .flat_map(|v| v.runs.iter().copied())
+                .collect();
+            planned.push((map, plan::footer(&runs), None));
+        }
+        for (mut planned, footer, machine) in planned {
             // Two machine names may make one file name ("lab 1", "lab-1").
             let stem = planned.stem.clone();
             let mut n = 1;
@@ -128,10 +147,11 @@ fn draw_charts(
                 Planned::Lines(f) => save(f, footer, out, stem)?,
                 Planned::Heat(f) => save(f, footer, out, stem)?,
                 Planned::Ab(f) => save(f, footer, out, stem)?,
+                Planned::Decision(f) => save(f, footer, out, stem)?,
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),
-                machine: view.machine.map(str::to_owned),
+                machine,
                 title: planned.title,
                 caption: planned.caption,
                 svg: format!("{}.svg", planned.stem),

@@ -44,6 +44,9 @@ use std::fmt;
 ///    the variables that change what a measurement runs (`RUSTFLAGS`,
 ///    `RUST_BACKTRACE`, `RUST_LIB_BACKTRACE`). Older files recorded no
 ///    environment, which reads as unknown, not as empty.
+///    Later, records name the CPU `features` their variant needs (for
+///    the decisions of [`crate::dispatch`]); no bump, since the field is
+///    optional and older files simply name none.
 pub const SCHEMA: u32 = 7;
 
 /// One run's results.
@@ -398,6 +401,10 @@ pub struct Record {
     /// files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
+    /// The CPU features the variant needs, as its workload declares them;
+    /// empty in older files and for portable variants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
 }
 
 /// How many of a record's samples were set aside as disturbed; whether

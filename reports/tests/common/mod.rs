@@ -46,6 +46,7 @@ pub fn rec(
         disturbance: None,
         unit_plural: None,
         profile: None,
+        features: Vec::new(),
     }
 }
 
