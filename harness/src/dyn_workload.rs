@@ -269,6 +269,7 @@ mod sealed {
         fn annotate(&self, records: &mut [Record]) {
             let oracle = Some(Workload::oracle(self).to_owned());
             let families = Workload::input_sets(self);
+            let variants = Workload::variants(self);
             for r in records
                 .iter_mut()
                 .filter(|r| r.workload == Workload::name(self))
@@ -281,6 +282,11 @@ mod sealed {
                     })
                     .collect();
                 r.oracle.clone_from(&oracle);
+                let name = Workload::name(self);
+                r.dispatcher = crate::dispatch::is_dispatching(name, &r.variant);
+                if let Some(v) = variants.iter().find(|v| v.name == r.variant) {
+                    r.features = v.features.iter().map(|f| (*f).to_owned()).collect();
+                }
             }
         }
         fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {

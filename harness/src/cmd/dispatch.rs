@@ -16,7 +16,7 @@ mod source;
 use crate::dyn_workload::DynWorkload;
 use crate::entry::Suite;
 use crate::error::Error;
-use crate::out;
+use crate::{out, outln};
 use reports::ResultsFile;
 use reports::dispatch::{self, Decision, RuledOut, Spec, VariantSpec};
 use std::collections::BTreeMap;
@@ -77,7 +77,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     for (i, w) in workloads.iter().enumerate() {
         let decision = decide(*w, &files)?;
         if i > 0 {
-            out!("");
+            outln!();
         }
         out!("{}", dispatch::table_text(&decision));
         if let Some(path) = &args.out {
@@ -91,7 +91,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
             std::fs::write(path, text).map_err(|e| {
                 Error::usage(format!("--out {}: cannot write: {e}", path.display()))
             })?;
-            out!("dispatcher: {}", path.display());
+            outln!("dispatcher: {}", path.display());
         }
     }
     Ok(())
@@ -116,7 +116,7 @@ fn check(suite: &Suite, files: &[(String, &ResultsFile)], path: &PathBuf) -> Res
         .map(|t| t.cells.len())
         .sum();
     if shifts.is_empty() {
-        out!(
+        outln!(
             "{}: holds: {} would choose as it does in all {cells} measured cell(s), within the intervals",
             path.display(),
             labels(files)
@@ -138,7 +138,7 @@ fn check(suite: &Suite, files: &[(String, &ResultsFile)], path: &PathBuf) -> Res
         } else {
             "no longer a candidate".to_owned()
         };
-        out!(
+        outln!(
             "{}: target-cpu {}, {tier}, {regime}: runs {}, now {} ({} is {margin})",
             path.display(),
             s.target_cpu,
@@ -244,4 +244,107 @@ fn command_line(suite: &Suite, args: &[String]) -> String {
         .chain(args.iter().skip(1).map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(all(test, feature = "suite"))]
+mod tests {
+    use super::*;
+    use crate::builtin::cephalopod::CEPHALOPOD;
+    use crate::builtin::components::ALL;
+    use reports::interval::Interval;
+    use reports::{Machine, Metric, Parameter, Record};
+
+    /// A results file of `workload`'s time records, each `(variant, set,
+    /// median, interval)`, the set's density its parameter where it has one.
+    fn file(workload: &str, records: &[(&str, &str, f64, (f64, f64))]) -> ResultsFile {
+        let mut file = ResultsFile::new(
+            "2026-11-28T00:00:00Z".into(),
+            "bench".into(),
+            Machine {
+                name: "lab".into(),
+                cpu_model: "a CPU".into(),
+                ..Machine::default()
+            },
+            reports::Build::default(),
+        );
+        for &(variant, set, median, (low, high)) in records {
+            let parameters = set
+                .strip_prefix("density:")
+                .map(|p| Parameter {
+                    name: "density".into(),
+                    value: p.parse().unwrap(),
+                })
+                .into_iter()
+                .collect();
+            file.records.push(Record {
+                workload: workload.into(),
+                variant: variant.into(),
+                input_set: set.into(),
+                target_cpu: "default".into(),
+                metric: Metric::Time,
+                unit: "ns/x".into(),
+                median,
+                samples: 10,
+                elements_per_sample: 1,
+                parameters,
+                interval: Some(Interval { low, high }),
+                ..Record::default()
+            });
+        }
+        file
+    }
+
+    #[test]
+    fn a_variant_the_cost_model_refuses_on_a_set_is_never_chosen_there() {
+        // naive looks fastest everywhere, but cephalopod's cost model
+        // refuses it on official:12.
+        let measured = file(
+            "cephalopod",
+            &[
+                ("naive", "official:12", 1.0, (0.9, 1.1)),
+                ("memo", "official:12", 5.0, (4.9, 5.1)),
+                ("front", "official:12", 3.0, (2.9, 3.1)),
+            ],
+        );
+        let d = decide(&CEPHALOPOD, &[("f.json".to_owned(), &measured)]).unwrap();
+        let tier = d.levels[0].tiers.last().unwrap();
+        assert_eq!(tier.cells[0].chosen, "front");
+        assert!(
+            tier.cells[0]
+                .candidates
+                .iter()
+                .all(|c| c.variant != "naive"),
+            "{tier:?}"
+        );
+    }
+
+    #[test]
+    fn features_come_from_the_registry_and_tiers_keep_them_apart() {
+        let info = crate::Workload::variants(&ALL);
+        let avx2 = info.iter().find(|v| v.name == "avx2").unwrap();
+        assert!(!avx2.features.is_empty());
+        // avx2 wins beyond the intervals at 0.75 and ties at 0.25.
+        let measured = file(
+            "components",
+            &[
+                ("swar", "density:0.25", 10.0, (9.5, 10.5)),
+                ("avx2", "density:0.25", 9.8, (9.4, 10.2)),
+                ("swar", "density:0.75", 30.0, (29.0, 31.0)),
+                ("avx2", "density:0.75", 20.0, (19.5, 20.5)),
+            ],
+        );
+        let d = decide(&ALL, &[("f.json".to_owned(), &measured)]).unwrap();
+        let tiers = &d.levels[0].tiers;
+        let top = &tiers[0];
+        assert!(
+            avx2.features
+                .iter()
+                .all(|f| top.features.contains(&f.to_string()))
+        );
+        let chosen: Vec<&str> = top.cells.iter().map(|c| c.chosen.as_str()).collect();
+        assert_eq!(chosen, ["swar", "avx2"]);
+        let any = tiers.last().unwrap();
+        assert!(any.features.is_empty());
+        assert!(any.cells.iter().all(|c| c.chosen == "swar"), "{any:?}");
+    }
 }

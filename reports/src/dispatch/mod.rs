@@ -200,6 +200,18 @@ pub struct SourceInfo {
     pub date: String,
 }
 
+impl SourceInfo {
+    /// The machine as a phrase: its name, and its CPU model where the name
+    /// does not already say it (a default name is the host and the model).
+    pub fn machine_phrase(&self) -> String {
+        if self.machine.contains(&self.cpu_model) {
+            format!("machine \"{}\"", self.machine)
+        } else {
+            format!("machine \"{}\" ({})", self.machine, self.cpu_model)
+        }
+    }
+}
+
 /// A workload's decisions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {

@@ -9,13 +9,14 @@ impl Spec {
     /// with the features its records declare ([`Record::features`]); the
     /// regime parameter when the workload's time records name exactly one
     /// parameter among them all; no target features per level, and
-    /// nothing ruled out.
+    /// nothing ruled out. A dispatcher's records are left out.
     ///
     /// [`Record::features`]: crate::results::Record::features
     pub fn from_records(workload: &str, files: &[&ResultsFile]) -> Spec {
         let mut variants: Vec<VariantSpec> = Vec::new();
         let mut names: Vec<&str> = Vec::new();
-        for r in files.iter().flat_map(|f| f.workload(workload)) {
+        let records = files.iter().flat_map(|f| f.workload(workload));
+        for r in records.filter(|r| !r.dispatcher) {
             if let Some(o) = r
                 .oracle
                 .as_deref()

@@ -25,8 +25,10 @@ pub fn table_text(decision: &Decision) -> String {
     for s in &d.sources {
         let _ = writeln!(
             out,
-            "  from {} · {} · {} · {}",
-            s.label, s.machine, s.cpu_model, s.date
+            "  from {} · {} · {}",
+            s.label,
+            s.machine_phrase(),
+            s.date
         );
     }
     for level in &d.levels {

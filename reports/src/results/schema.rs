@@ -44,9 +44,10 @@ use std::fmt;
 ///    the variables that change what a measurement runs (`RUSTFLAGS`,
 ///    `RUST_BACKTRACE`, `RUST_LIB_BACKTRACE`). Older files recorded no
 ///    environment, which reads as unknown, not as empty.
-///    Later, records name the CPU `features` their variant needs (for
-///    the decisions of [`crate::dispatch`]); no bump, since the field is
-///    optional and older files simply name none.
+///    Later, records name the CPU `features` their variant needs and
+///    whether it is a `dispatcher` (for the decisions of
+///    [`crate::dispatch`]); no bump, since the fields are optional and
+///    older files simply name none.
 pub const SCHEMA: u32 = 7;
 
 /// One run's results.
@@ -405,6 +406,11 @@ pub struct Record {
     /// empty in older files and for portable variants.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<String>,
+    /// Whether the variant is a dispatcher, choosing among the others by a
+    /// table `bitbench dispatch` wrote: drawn and compared beside them, but
+    /// never a candidate of a decision (it would choose itself).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dispatcher: bool,
 }
 
 /// How many of a record's samples were set aside as disturbed; whether

@@ -47,6 +47,7 @@ pub fn rec(
         unit_plural: None,
         profile: None,
         features: Vec::new(),
+        dispatcher: false,
     }
 }
 

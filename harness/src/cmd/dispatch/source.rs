@@ -31,20 +31,22 @@ pub fn write(decision: &Decision, name: &str, header: &Header<'_>) -> String {
     let _ = writeln!(s, "//! on {}.", header.date);
     let _ = writeln!(
         s,
-        "//!\n//! Which variant of `{}` runs an input, {what}. Regenerate it",
+        "//!\n//! Which variant of `{}` runs an input, {what}.",
         decision.workload
     );
     let _ = writeln!(
         s,
-        "//! with the same command; `{} dispatch --check FILE RESULTS…` says where",
+        "//! Regenerate it with the same command; `{} dispatch --check FILE RESULTS…`",
         header.program
     );
-    s.push_str("//! newer results would decide otherwise.\n//!\n//! Decided from:\n");
+    s.push_str("//! says where newer results would decide otherwise.\n//!\n//! Decided from:\n");
     for source in &decision.sources {
         let _ = writeln!(
             s,
-            "//! - {}: machine \"{}\" ({}), measured {}",
-            source.label, source.machine, source.cpu_model, source.date
+            "//! - {}: {}, measured {}",
+            source.label,
+            source.machine_phrase(),
+            source.date
         );
     }
     if let Some(parameter) = by {
@@ -534,7 +536,7 @@ mod tests {
             .collect();
         assert_eq!(table.levels, vec![("default".to_owned(), tiers)]);
         assert!(source.contains("pub fn choose(bytes: f64) -> Option<&'static str> {"));
-        assert!(source.contains("//! - results/zen5.json: machine \"lab\" (AMD EPYC)"));
+        assert!(source.contains("//! - results/zen5.json: machine \"lab\" (AMD EPYC), measured"));
     }
 
     #[test]
