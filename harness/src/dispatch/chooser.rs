@@ -5,6 +5,9 @@ use super::Range;
 use super::choose::{Span, index};
 use crate::workload::Workload;
 
+/// Inputs tested together, with no branch between them.
+const BLOCK: usize = 16;
+
 /// The ranges a dispatcher runs and the variant of each, as indices
 /// ("slots") into its variants.
 pub(super) struct Chooser<W> {
@@ -52,7 +55,8 @@ impl<W: Workload> Chooser<W> {
     }
 
     /// The slot that runs every one of `inputs` (not empty), when they all
-    /// fall in the range of the first: one look-up, then one test an input.
+    /// fall in the range of the first: one look-up, then one test an input,
+    /// without a branch but one a block (a mixed batch stops early).
     #[inline(always)]
     pub(super) fn common(&self, inputs: &[W::Input]) -> Option<usize> {
         if self.names.len() == 1 {
@@ -60,9 +64,10 @@ impl<W: Workload> Chooser<W> {
         }
         let first = index(self.ranges, self.workload.regime(&inputs[0]));
         let span = Span::of(self.ranges, first);
-        inputs[1..]
-            .iter()
-            .all(|input| span.holds(self.workload.regime(input)))
+        let holds = |all: bool, input| all & span.holds(self.workload.regime(input));
+        inputs
+            .chunks(BLOCK)
+            .all(|block| block.iter().fold(true, holds))
             .then(|| self.slots[first])
     }
 

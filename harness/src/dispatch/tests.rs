@@ -247,6 +247,38 @@ fn choose_follows_the_range_boundaries() {
 }
 
 #[test]
+fn the_fast_test_of_a_range_agrees_with_the_look_up() {
+    use super::choose::{Span, index};
+    let ranges = TABLE.levels[1].tiers[1].ranges;
+    let regimes = [
+        f64::NEG_INFINITY,
+        -1.0,
+        0.0,
+        9.99,
+        10.0,
+        19.99,
+        20.0,
+        1e300,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for i in 0..ranges.len() {
+        let span = Span::of(ranges, i);
+        for r in regimes {
+            assert_eq!(
+                span.holds(r),
+                index(ranges, r) == i,
+                "range {i}, regime {r}"
+            );
+        }
+    }
+    assert_eq!(index(ranges, f64::NAN), 2);
+    // One range holds everything.
+    let one = &ranges[2..];
+    assert!(regimes.iter().all(|&r| Span::of(one, 0).holds(r)));
+}
+
+#[test]
 fn a_tier_needing_an_absent_feature_is_never_used() {
     if !cfg!(target_arch = "x86_64") || avx512_build() {
         return;
