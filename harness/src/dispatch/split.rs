@@ -11,7 +11,8 @@ use std::ops;
 const LONG_RUN: usize = 16;
 
 /// A dispatcher's buffers, kept between batches so that splitting one
-/// allocates nothing once they have grown.
+/// allocates nothing once they have grown (the gathered inputs are kept
+/// too, for their own buffers to be reused).
 pub(super) struct Scratch<I, O> {
     /// Each input's slot.
     pub(super) slots: Vec<usize>,
@@ -56,6 +57,22 @@ fn picked<'a, T: 'a>(
         .map(|(_, item)| item)
 }
 
+/// Clones `inputs` into the first places of `group` and returns how many
+/// there are. A place already there is cloned into (`clone_from`), so an
+/// input owning a buffer reuses the one it had there, and the places
+/// beyond are kept for the next batch.
+fn gathered<'a, I: Clone + 'a>(group: &mut Vec<I>, inputs: impl Iterator<Item = &'a I>) -> usize {
+    let mut len = 0;
+    for input in inputs {
+        match group.get_mut(len) {
+            Some(kept) => kept.clone_from(input),
+            None => group.push(input.clone()),
+        }
+        len += 1;
+    }
+    len
+}
+
 impl<W: Workload> Dispatcher<W> {
     /// Solves `inputs`, not all in one range: each run of one variant as a
     /// slice of the batch when the runs are long, else each variant's
@@ -82,17 +99,15 @@ impl<W: Workload> Dispatcher<W> {
             ..
         } = &mut self.scratch;
         for (slot, solver) in self.solvers.iter_mut().enumerate() {
-            group.extend(picked(slots, inputs, slot).cloned());
-            if group.is_empty() {
+            let len = gathered(group, picked(slots, inputs, slot));
+            if len == 0 {
                 continue;
             }
-            answers.resize_with(group.len(), W::Output::default);
-            solver.solve_batch(group, answers);
+            answers.resize_with(len, W::Output::default);
+            solver.solve_batch(&group[..len], &mut answers[..len]);
             for (o, answer) in picked(slots, out.iter_mut(), slot).zip(answers.iter_mut()) {
                 *o = std::mem::take(answer);
             }
-            group.clear();
-            answers.clear();
         }
     }
 }

@@ -388,13 +388,27 @@ fn an_interleaved_batch_is_gathered_one_call_a_variant() {
     assert_eq!(calls, [("scalar", evens), ("wide", odds)]);
     let expected: Vec<u64> = (0..64).map(|v| v * 10 + 1 + v % 2).collect();
     assert_eq!(out, expected, "answers scattered back in order");
-    // The same solver again: its buffers are reused, the answers the same.
+    // One solver on that batch, then a shorter one: its buffers are
+    // reused, and what they kept from the longer batch is not read.
     let mut solver = w.solver("dispatch").unwrap();
     let mut again = vec![0; 64];
-    for _ in 0..2 {
-        solver.solve_batch(&inputs, &mut again);
-        assert_eq!(again, expected);
-    }
+    solver.solve_batch(&inputs, &mut again);
+    assert_eq!(again, expected);
+    let short: Vec<Input> = (100..108)
+        .map(|v| (if v % 2 == 0 { 15 } else { 5 }, v))
+        .collect();
+    let mut out = vec![0; 8];
+    solver.solve_batch(&short, &mut out);
+    let expected: Vec<u64> = (100..108).map(|v| v * 10 + 2 - v % 2).collect();
+    assert_eq!(out, expected);
+    let calls = std::mem::take(&mut *w.calls.lock().unwrap());
+    assert_eq!(
+        calls[2..],
+        [
+            ("scalar", vec![101, 103, 105, 107]),
+            ("wide", vec![100, 102, 104, 106])
+        ]
+    );
 }
 
 #[test]
