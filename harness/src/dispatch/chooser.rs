@@ -55,8 +55,9 @@ impl<W: Workload> Chooser<W> {
     }
 
     /// The slot that runs every one of `inputs` (not empty), when they all
-    /// fall in the range of the first: one look-up, then one test an input,
-    /// without a branch but one a block (a mixed batch stops early).
+    /// fall in the range of the first: one look-up, then a test of each
+    /// input, in blocks with no branch inside (a mixed batch stops at the
+    /// end of the block that shows it).
     #[inline(always)]
     pub(super) fn common(&self, inputs: &[W::Input]) -> Option<usize> {
         if self.names.len() == 1 {

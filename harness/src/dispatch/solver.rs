@@ -13,6 +13,15 @@ impl Table {
     /// variant the ranges of this build and CPU name ([`Table::ranges`]),
     /// once, and hands each input to the one its regime chooses.
     ///
+    /// A batch whose inputs all fall in one range is one call to that
+    /// range's variant with the whole batch. A mixed batch is split: runs
+    /// of one variant are solved in place where they are long, and where
+    /// they are short each variant's inputs are gathered (cloned) into one
+    /// call, so a SIMD variant still fills its lanes. Computing every
+    /// input's regime ([`Workload::regime`]) is part of the solver's time,
+    /// as it is of any dispatcher's. Without a parameter no regime is
+    /// computed: the last range's variant runs every input.
+    ///
     /// `None` when the table is another workload's (or chooses by another
     /// parameter), when no tier applies to this CPU, when the table names
     /// itself, or when `workload` cannot build one of its variants.

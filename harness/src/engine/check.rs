@@ -11,10 +11,11 @@
 //! model says the oracle would take too long, the declared default variant
 //! becomes the reference once it agreed with the oracle on every input the
 //! oracle could run, and the report says so. A variant that panics
-//! disagrees (a dispatching variant's answer names the variant it chose);
-//! an oracle that panics ends the check with an error. A disagreement is minimised with the
-//! workload's `shrink` before it is reported, so the user sees the smallest
-//! input that still fails and the command that reproduces it.
+//! disagrees; an oracle that panics ends the check with an error. A
+//! disagreement is minimised with the workload's `shrink` before it is
+//! reported, so the user sees the smallest input that still fails and the
+//! command that reproduces it; a dispatching variant's answer there names
+//! the variant it chose for that input.
 //!
 //! The solvers are shared from `pool.rs`, the passes run in `compare.rs`,
 //! and a disagreement is made small in `minimise.rs`.
