@@ -39,6 +39,7 @@
 
 mod choose;
 mod chooser;
+mod dispatcher;
 mod prepared;
 mod solver;
 mod split;

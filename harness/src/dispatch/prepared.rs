@@ -1,7 +1,7 @@
 //! A dispatcher's preparation: each chosen variant's own form of the
 //! batch, made outside the timed runs, and the runs read from them.
 
-use super::solver::Dispatcher;
+use super::dispatcher::Dispatcher;
 use super::split::runs;
 use crate::workload::{Prepared, Solve, Workload};
 use std::ops;

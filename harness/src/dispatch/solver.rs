@@ -4,7 +4,7 @@
 use super::Table;
 use super::choose::run;
 use super::chooser::Chooser;
-use super::split::Scratch;
+use super::dispatcher::{Dispatcher, Scratch};
 use crate::workload::{Prepared, Solve, Workload};
 use std::ops;
 
@@ -48,16 +48,6 @@ impl Table {
             scratch: Scratch::new(),
         }))
     }
-}
-
-/// What [`Table::solver`] builds.
-pub(super) struct Dispatcher<W: Workload> {
-    /// Which slot runs an input.
-    pub(super) chooser: Chooser<W>,
-    /// Each slot's variant, built.
-    pub(super) solvers: Vec<Box<dyn Solve<W::Input, W::Output>>>,
-    /// Buffers kept between batches.
-    pub(super) scratch: Scratch<W::Input, W::Output>,
 }
 
 impl<W: Workload> Solve<W::Input, W::Output> for Dispatcher<W> {

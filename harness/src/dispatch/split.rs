@@ -2,35 +2,13 @@
 //! runs are long, or gathered by variant where they are short, so a SIMD
 //! variant still gets its inputs together.
 
-use super::solver::Dispatcher;
+use super::dispatcher::{Dispatcher, Scratch};
 use crate::workload::Workload;
 use std::ops;
 
 /// The mean length of the runs of one variant from which a batch is
 /// solved run by run, in place, rather than gathered.
 const LONG_RUN: usize = 16;
-
-/// A dispatcher's buffers, kept between batches so that splitting one
-/// allocates nothing once they have grown (the gathered inputs are kept
-/// too, for their own buffers to be reused).
-pub(super) struct Scratch<I, O> {
-    /// Each input's slot.
-    pub(super) slots: Vec<usize>,
-    /// One variant's inputs, gathered.
-    inputs: Vec<I>,
-    /// Its answers, to scatter back.
-    answers: Vec<O>,
-}
-
-impl<I, O> Scratch<I, O> {
-    pub(super) fn new() -> Self {
-        Scratch {
-            slots: Vec::new(),
-            inputs: Vec::new(),
-            answers: Vec::new(),
-        }
-    }
-}
 
 /// The runs of equal slots in `slots`, each slot with its indices.
 pub(super) fn runs(slots: &[usize]) -> impl Iterator<Item = (usize, ops::Range<usize>)> + '_ {
