@@ -83,6 +83,9 @@ mod sealed {
         fn shrink_text(&self, line: &str) -> Vec<String>;
         /// The picture of the text input `line` (empty when it does not parse).
         fn picture_text(&self, line: &str) -> String;
+        /// The variant `variant` chooses for the text input `line`, when it
+        /// is a dispatcher, see [`Solve::chosen`](crate::Solve::chosen).
+        fn chosen_text(&self, variant: &str, line: &str) -> Option<&'static str>;
         /// An input to show in an example, as text: the shortest edge case
         /// that is not empty, else the first input of the first set `bench`
         /// measures (`None` when there is neither).
@@ -214,6 +217,10 @@ mod sealed {
             self.parse_input(line)
                 .map(|input| self.picture(&input))
                 .unwrap_or_default()
+        }
+        fn chosen_text(&self, variant: &str, line: &str) -> Option<&'static str> {
+            let input = self.parse_input(line).ok()?;
+            self.solver(variant)?.chosen(&input)
         }
         fn example_input(&self) -> Option<String> {
             let edge_cases = self.edge_cases();

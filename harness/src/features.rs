@@ -7,12 +7,27 @@
 //! but a name no architecture knows is a typo and must be reported, not
 //! read as a missing feature.
 
-/// Defines [`X86`] and the detection of each of its names, so the list is
-/// written once (the std macro wants a literal).
+/// Defines [`X86`], the detection of each of its names and whether this
+/// build compiles it in ([`compiled`]), so the list is written once (the
+/// std macros want a literal).
 macro_rules! x86_features {
     ($($name:tt),* $(,)?) => {
         /// Every name stable Rust's `is_x86_feature_detected!` accepts.
         pub(crate) const X86: &[&str] = &[$($name),*];
+
+        /// Whether this build was compiled with `feature` enabled
+        /// (`cfg!(target_feature)`, from `-C target-cpu` or
+        /// `-C target-feature`): false for a name of another architecture
+        /// or none. A few names the detection knows are no target features
+        /// of rustc (`tsc`, `mmx`, ...): never compiled in, and the `allow`
+        /// keeps cargo's check of cfg values quiet about them.
+        #[allow(unexpected_cfgs)]
+        pub(crate) fn compiled(feature: &str) -> bool {
+            match feature {
+                $($name => cfg!(target_feature = $name),)*
+                _ => false,
+            }
+        }
 
         #[cfg(target_arch = "x86_64")]
         fn detect_x86(feature: &str) -> Option<bool> {
@@ -280,6 +295,21 @@ mod tests {
         }
         assert_eq!(detected("avx-2"), None);
         assert_eq!(detected("no-such-feature"), None);
+    }
+
+    #[test]
+    fn compiled_features_are_the_builds_own() {
+        assert_eq!(compiled("sse2"), cfg!(target_feature = "sse2"));
+        assert_eq!(compiled("avx2"), cfg!(target_feature = "avx2"));
+        assert_eq!(compiled("avx512f"), cfg!(target_feature = "avx512f"));
+        if cfg!(target_arch = "x86_64") {
+            // Every x86-64 build has SSE2; none has a feature rustc lacks.
+            assert!(compiled("sse2"));
+            assert!(!compiled("tsc"));
+        }
+        // Other architectures' names and typos: never.
+        assert!(!compiled("neon"));
+        assert!(!compiled("avx-2"));
     }
 
     #[test]

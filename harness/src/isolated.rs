@@ -423,6 +423,10 @@ fn investigate(
         let finding = Finding {
             workload: w.name().to_owned(),
             variant: step.variant.clone(),
+            chosen: match found.inputs.as_slice() {
+                [one] => w.chosen_text(&step.variant, one),
+                _ => None,
+            },
             set: set_of(step, &origin),
             origin,
             picture: match found.inputs.as_slice() {

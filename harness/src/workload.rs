@@ -108,7 +108,7 @@ pub trait Solve<I, O>: Send {
     #[doc(hidden)]
     fn prepare(&self, inputs: &[I]) -> Prepared {
         let _ = inputs;
-        Prepared(None)
+        Prepared::none()
     }
 
     /// Solves `inputs[range]` into `out` from the forms [`Solve::prepare`]
@@ -124,6 +124,15 @@ pub trait Solve<I, O>: Send {
         let _ = prepared;
         self.solve_batch(&inputs[range], out);
     }
+
+    /// The variant this solver runs for `input`, when it chooses one per
+    /// input (a dispatcher, see [`crate::dispatch`]); `check` names it in
+    /// a disagreement.
+    #[doc(hidden)]
+    fn chosen(&self, input: &I) -> Option<&'static str> {
+        let _ = input;
+        None
+    }
 }
 
 /// A batch's inputs in one variant's own form (see [`prepared`]): opaque,
@@ -132,6 +141,21 @@ pub trait Solve<I, O>: Send {
 pub struct Prepared(Option<Box<dyn Any + Send + Sync>>);
 
 impl Prepared {
+    /// No form of the solver's own: it runs the plain batch.
+    pub(crate) fn none() -> Self {
+        Prepared(None)
+    }
+
+    /// A form of the solver's own, for [`Prepared::form`] to read back.
+    pub(crate) fn new<T: Any + Send + Sync>(form: T) -> Self {
+        Prepared(Some(Box::new(form)))
+    }
+
+    /// The form, when the solver made one of type `T`.
+    pub(crate) fn form<T: Any>(&self) -> Option<&T> {
+        self.0.as_ref()?.downcast_ref()
+    }
+
     /// Whether the solver made a form of its own (so its preparation is
     /// worth reporting).
     pub(crate) fn is_own(&self) -> bool {
@@ -217,7 +241,7 @@ where
 
     fn prepare(&self, inputs: &[I]) -> Prepared {
         let forms: Vec<P> = inputs.iter().map(&self.prepare).collect();
-        Prepared(Some(Box::new(forms)))
+        Prepared::new(forms)
     }
 
     fn solve_prepared(
@@ -227,7 +251,7 @@ where
         range: Range<usize>,
         out: &mut [O],
     ) {
-        match prepared.0.as_ref().and_then(|f| f.downcast_ref::<Vec<P>>()) {
+        match prepared.form::<Vec<P>>() {
             Some(forms) => self.solver.solve_batch(&forms[range], out),
             // Not this solver's forms: prepare the range now.
             None => self.solve_batch(&inputs[range], out),

@@ -27,6 +27,11 @@ const CURATED: &[&str] = &[
     "builtin",
     "cli",
     "cli::main",
+    "dispatch",
+    "dispatch::Level",
+    "dispatch::Range",
+    "dispatch::Table",
+    "dispatch::Tier",
     "main",
     "origin",
     "prepared",
@@ -63,7 +68,7 @@ fn the_docs_list_only_the_curated_items() {
         .filter(|i| i != "bitbench") // the crate's own page
         .collect();
     // Modules are listed in all.html only through their items: add them.
-    for module in ["builtin", "cli"] {
+    for module in ["builtin", "cli", "dispatch"] {
         if items.iter().any(|i| i.starts_with(&format!("{module}::"))) {
             items.push(module.to_owned());
         }

@@ -8,6 +8,44 @@
 //! decided at compile time (a [`Level`]'s target features, from a
 //! target-cpu level) and what the CPU says at run time (a [`Tier`]'s
 //! features), so a variant whose features this CPU lacks is never chosen.
+//!
+//! Why a variant of its own rather than a choice the user makes: the best
+//! variant often depends on the input (a short buffer against a long one)
+//! and on the CPU, and the measurements say where. Run as a variant, the
+//! dispatcher is checked against the oracle like the others (a
+//! disagreement names the variant it chose) and timed with the cost of
+//! choosing inside its time, so the report shows what dispatching gains
+//! over the best fixed variant, and what it costs.
+//!
+//! The adapter registers a table beside its fixed variants, never as the
+//! oracle or the default:
+//!
+//! ```ignore
+//! // in `variants()`
+//! v.push(dispatch::TABLE.variant());
+//! // in `solver(variant)`
+//! if variant == dispatch::TABLE.name {
+//!     return dispatch::TABLE.solver(self);
+//! }
+//! ```
+//!
+//! [`Table::ranges`] picks the tier once for this build and CPU;
+//! [`Table::choose`] reads the variant of one regime; [`Table::solver`]
+//! builds the solver that runs each input's variant. The solver computes
+//! the regime of every input ([`Workload::regime`](crate::Workload::regime)),
+//! and runs a batch that lies in one range as one call to that variant; a
+//! mixed batch is split into runs of one variant, or, where the runs are
+//! short, gathered by variant so each still gets its inputs in one call.
+
+mod choose;
+mod chooser;
+mod dispatcher;
+mod prepared;
+mod solver;
+mod split;
+#[cfg(test)]
+mod tests;
+mod variant;
 
 /// A dispatcher's decisions: per target-cpu level, per feature tier, the
 /// variant for each range of the regime.

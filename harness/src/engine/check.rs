@@ -11,9 +11,11 @@
 //! model says the oracle would take too long, the declared default variant
 //! becomes the reference once it agreed with the oracle on every input the
 //! oracle could run, and the report says so. A variant that panics
-//! disagrees; an oracle that panics ends the check with an error. A disagreement is minimised with the
-//! workload's `shrink` before it is reported, so the user sees the smallest
-//! input that still fails and the command that reproduces it.
+//! disagrees; an oracle that panics ends the check with an error. A
+//! disagreement is minimised with the workload's `shrink` before it is
+//! reported, so the user sees the smallest input that still fails and the
+//! command that reproduces it; a dispatching variant's answer there names
+//! the variant it chose for that input.
 //!
 //! The solvers are shared from `pool.rs`, the passes run in `compare.rs`,
 //! and a disagreement is made small in `minimise.rs`.
@@ -101,7 +103,8 @@ pub struct Failure {
     pub picture: String,
     /// The reference's answer.
     pub expected: String,
-    /// The variant's answer.
+    /// The variant's answer; a dispatching variant's names the variant it
+    /// chose for the input (`3 (chose popcnt for this input)`).
     pub got: String,
 }
 

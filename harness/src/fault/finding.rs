@@ -12,6 +12,8 @@ pub(crate) struct Finding {
     pub workload: String,
     /// The variant that faulted.
     pub variant: String,
+    /// The variant a dispatching variant chose for the one input found.
+    pub chosen: Option<&'static str>,
     /// The input set (or origin) of the batch it faulted on.
     pub set: String,
     /// Where the input came from, for the report.
@@ -48,6 +50,20 @@ impl Finding {
         }
     }
 
+    /// The workload, the variant (with the variant a dispatcher chose) and
+    /// what it did: `popcount dispatch (chose popcnt for this input) CRASHED`.
+    fn headline(&self) -> String {
+        let chosen = self
+            .chosen
+            .map_or_else(String::new, |c| format!(" (chose {c} for this input)"));
+        format!(
+            "{} {}{chosen} {}",
+            self.workload,
+            self.variant,
+            self.fault.status().as_str().to_uppercase()
+        )
+    }
+
     /// Prints the finding under a command's report: a header naming the
     /// variant and what happened, the picture, the repro line.
     pub(crate) fn print(&self) {
@@ -59,13 +75,7 @@ impl Finding {
             (1, false, _) => "not minimised: no smaller input faults the same way",
             _ => "the fault needs these inputs together",
         };
-        outln!(
-            "  {} {} {} ({how}; from {}):",
-            self.workload,
-            self.variant,
-            self.fault.status().as_str().to_uppercase(),
-            self.origin
-        );
+        outln!("  {} ({how}; from {}):", self.headline(), self.origin);
         outln!("    what: {}", self.fault.describe());
         match self.inputs.as_slice() {
             [] => {}
@@ -84,5 +94,40 @@ impl Finding {
         if let Some(repro) = &self.repro {
             outln!("    reproduce: {repro}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(chosen: Option<&'static str>) -> Finding {
+        Finding {
+            workload: "popcount".to_owned(),
+            variant: "dispatch".to_owned(),
+            chosen,
+            set: "bytes-8".to_owned(),
+            origin: "input set 'bytes-8' (seed 1)".to_owned(),
+            fault: Fault::Signal {
+                signal: 11,
+                stderr: String::new(),
+            },
+            inputs: vec!["ff".to_owned()],
+            shrunk: true,
+            out_of_time: false,
+            picture: String::new(),
+            repro: None,
+        }
+    }
+
+    #[test]
+    fn a_dispatchers_finding_names_the_variant_it_chose() {
+        assert_eq!(finding(None).headline(), "popcount dispatch CRASHED");
+        assert_eq!(
+            finding(Some("popcnt")).headline(),
+            "popcount dispatch (chose popcnt for this input) CRASHED"
+        );
+        // The record's reason is the same either way.
+        assert_eq!(finding(Some("popcnt")).reason(), finding(None).reason());
     }
 }

@@ -22,7 +22,8 @@ pub fn pair<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 }
 
 /// A solver's answer to one input as the report prints it: the formatted
-/// output, or the panic.
+/// output, or the panic; a dispatcher's says which variant it chose
+/// (`3 (chose popcnt for this input)`).
 pub fn answer<W: Workload + ?Sized>(
     w: &W,
     variant: &str,
@@ -30,9 +31,13 @@ pub fn answer<W: Workload + ?Sized>(
     input: &W::Input,
 ) -> String {
     let _running = one_input(w, variant, input);
-    match verify::solve(solver, std::slice::from_ref(input)) {
+    let answer = match verify::solve(solver, std::slice::from_ref(input)) {
         Ok(out) => w.format_output(&out[0]),
         Err(panic) => panic,
+    };
+    match solver.chosen(input) {
+        Some(chosen) => format!("{answer} (chose {chosen} for this input)"),
+        None => answer,
     }
 }
 

@@ -1,0 +1,88 @@
+//! Choosing from a table: the ranges this build and CPU apply, and the
+//! variant of the range a regime falls in.
+
+use super::{Range, Table};
+use crate::features;
+
+impl Table {
+    /// The ranges that apply to this build on this CPU: those of the first
+    /// tier whose features the CPU has (detected at run time), in the first
+    /// level whose target features this build was compiled with (the last
+    /// level when none is); `None` when no tier applies.
+    ///
+    /// It detects the CPU's features on every call: a dispatching solver
+    /// ([`Table::solver`]) calls it once, when it is built.
+    pub fn ranges(&self) -> Option<&'static [Range]> {
+        let level = self
+            .levels
+            .iter()
+            .find(|l| l.target_features.iter().all(|f| features::compiled(f)))
+            .or(self.levels.last())?;
+        let tier = level.tiers.iter().find(|t| {
+            t.features
+                .iter()
+                .all(|f| features::detected(f) == Some(true))
+        })?;
+        Some(tier.ranges)
+    }
+
+    /// The variant that runs an input of regime `regime` on this build and
+    /// CPU ([`Table::ranges`]): a range holds the regimes from the previous
+    /// range's `below` (included) to its own (excluded). A regime below the
+    /// first range's start belongs to the first, one at or beyond the last
+    /// `below` and NaN to the last. `None` when no tier applies.
+    pub fn choose(&self, regime: f64) -> Option<&'static str> {
+        let ranges = self.ranges()?;
+        Some(ranges.get(index(ranges, regime))?.variant)
+    }
+}
+
+/// The ranges a dispatcher runs: all of them when it chooses by a
+/// `parameter`; without one, only the last (where NaN, no regime, falls; a
+/// table written without a parameter has one range a tier).
+pub(super) fn run(parameter: Option<&str>, ranges: &'static [Range]) -> &'static [Range] {
+    match parameter {
+        Some(_) => ranges,
+        None => &ranges[ranges.len().saturating_sub(1)..],
+    }
+}
+
+/// The index of the range of `ranges` (not empty) that `regime` falls in,
+/// as [`Table::choose`] says.
+pub(super) fn index(ranges: &[Range], regime: f64) -> usize {
+    ranges
+        .iter()
+        .position(|r| regime < r.below)
+        .unwrap_or(ranges.len().saturating_sub(1))
+}
+
+/// The regimes of one range, for testing many inputs against it without
+/// looking each one up. NaN passes the test of the start, and only the
+/// last range (`open`, with no end) takes it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    low: f64,
+    below: f64,
+    open: bool,
+}
+
+impl Span {
+    /// The span of `ranges[i]`.
+    pub(super) fn of(ranges: &[Range], i: usize) -> Self {
+        Span {
+            low: i
+                .checked_sub(1)
+                .map_or(f64::NEG_INFINITY, |p| ranges[p].below),
+            below: ranges[i].below,
+            open: i + 1 == ranges.len(),
+        }
+    }
+
+    /// Whether `regime` falls in the range, exactly as [`index`] finds it
+    /// (no branch: `&` and `|` on booleans).
+    #[inline(always)]
+    pub(super) fn holds(self, regime: f64) -> bool {
+        let started = (regime >= self.low) | regime.is_nan();
+        started & (self.open | (regime < self.below))
+    }
+}

@@ -1,0 +1,88 @@
+//! The choice a dispatching solver makes for each input: the range its
+//! regime falls in, and that range's variant.
+
+use super::Range;
+use super::choose::{Span, index};
+use crate::workload::Workload;
+
+/// Inputs tested together, with no branch between them.
+const BLOCK: usize = 16;
+
+/// The ranges a dispatcher runs and the variant of each, as indices
+/// ("slots") into its variants.
+pub(super) struct Chooser<W> {
+    /// Computes each input's regime.
+    workload: W,
+    /// The ranges of this build and CPU's tier, not empty.
+    ranges: &'static [Range],
+    /// For each range, the slot of its variant.
+    slots: Vec<usize>,
+    /// Each slot's variant, each once, in the order the ranges name them.
+    pub(super) names: Vec<&'static str>,
+}
+
+impl<W: Workload> Chooser<W> {
+    /// The chooser of `ranges` (not empty), reading regimes with `workload`.
+    pub(super) fn new(workload: W, ranges: &'static [Range]) -> Self {
+        let mut names: Vec<&'static str> = Vec::new();
+        let slots = ranges
+            .iter()
+            .map(|r| {
+                names
+                    .iter()
+                    .position(|n| *n == r.variant)
+                    .unwrap_or_else(|| {
+                        names.push(r.variant);
+                        names.len() - 1
+                    })
+            })
+            .collect();
+        Chooser {
+            workload,
+            ranges,
+            slots,
+            names,
+        }
+    }
+
+    /// The slot that runs `input`. With one variant, no regime is computed.
+    #[inline(always)]
+    pub(super) fn slot(&self, input: &W::Input) -> usize {
+        match self.names.len() {
+            1 => 0,
+            _ => self.slots[index(self.ranges, self.workload.regime(input))],
+        }
+    }
+
+    /// The slot that runs every one of `inputs` (not empty), when they all
+    /// fall in the range of the first: one look-up, then a test of each
+    /// input, in blocks with no branch inside (a mixed batch stops at the
+    /// end of the block that shows it).
+    #[inline(always)]
+    pub(super) fn common(&self, inputs: &[W::Input]) -> Option<usize> {
+        if self.names.len() == 1 {
+            return Some(0);
+        }
+        let first = index(self.ranges, self.workload.regime(&inputs[0]));
+        let span = Span::of(self.ranges, first);
+        let holds = |all: bool, input| all & span.holds(self.workload.regime(input));
+        inputs
+            .chunks(BLOCK)
+            .all(|block| block.iter().fold(true, holds))
+            .then(|| self.slots[first])
+    }
+
+    /// Fills `into` with the slot of each of `inputs`; returns how many
+    /// runs of equal slots there are.
+    pub(super) fn slots(&self, inputs: &[W::Input], into: &mut Vec<usize>) -> usize {
+        into.clear();
+        let (mut runs, mut last) = (0, usize::MAX);
+        for input in inputs {
+            let slot = self.slot(input);
+            runs += usize::from(slot != last);
+            last = slot;
+            into.push(slot);
+        }
+        runs
+    }
+}
