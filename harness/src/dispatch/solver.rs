@@ -13,13 +13,14 @@ impl Table {
     /// variant the ranges of this build and CPU name ([`Table::ranges`]),
     /// once, and hands each input to the one its regime chooses.
     ///
-    /// A batch whose inputs all fall in one range is one call to that
-    /// range's variant with the whole batch. A mixed batch is split: runs
-    /// of one variant are solved in place where they are long, and where
-    /// they are short each variant's inputs are gathered (cloned) into one
-    /// call, so a SIMD variant still fills its lanes. Computing every
-    /// input's regime ([`Workload::regime`]) is part of the solver's time,
-    /// as it is of any dispatcher's. Without a parameter no regime is
+    /// A batch whose sample of inputs (every input of a batch of up to 64,
+    /// else 64 evenly spaced and the last) falls in one range is one call
+    /// to that range's variant with the whole batch. A mixed batch is
+    /// split: runs of one variant are solved in place where they are long,
+    /// and where they are short each variant's inputs are gathered (cloned)
+    /// into one call, so a SIMD variant still fills its lanes. Computing
+    /// the regimes ([`Workload::regime`]) is part of the solver's time, as
+    /// it is of any dispatcher's. Without a parameter no regime is
     /// computed: the last range's variant runs every input.
     ///
     /// `None` when the table is another workload's (or chooses by another
@@ -51,8 +52,8 @@ impl Table {
 }
 
 impl<W: Workload> Solve<W::Input, W::Output> for Dispatcher<W> {
-    /// One call to the chosen variant when every input falls in the first
-    /// one's range (checked in one tight loop); else the batch split by
+    /// One call to the chosen variant when the batch's sample falls in the
+    /// first input's range ([`Chooser::common`]); else the batch split by
     /// variant ([`Dispatcher::split`]).
     fn solve_batch(&mut self, inputs: &[W::Input], out: &mut [W::Output]) {
         if inputs.is_empty() {

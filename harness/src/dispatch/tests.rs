@@ -354,6 +354,29 @@ fn a_batch_in_one_range_is_one_call_with_the_whole_batch() {
 }
 
 #[test]
+fn a_large_batch_is_judged_by_its_sample_and_answers_right_either_way() {
+    if !three_ranges() {
+        return;
+    }
+    let w = Toy::default();
+    // 4096 inputs: the sample is every 64th and the last. An input of
+    // another range between them runs on the batch's variant, with the
+    // right answer; on a sampled place it splits the batch.
+    let right = |inputs: &[Input], out: &[u64]| {
+        let expected: Vec<u64> = inputs.iter().map(|&(_, v)| v * 10).collect();
+        let tens: Vec<u64> = out.iter().map(|o| o / 10 * 10).collect();
+        assert_eq!(tens, expected);
+    };
+    for (odd, calls) in [(1, 1), (64, 3), (4095, 2)] {
+        let mut inputs = at(12, 0..4096);
+        inputs[odd].0 = 3;
+        let (out, made) = solve(&w, &inputs);
+        assert_eq!(made.len(), calls, "the odd input at {odd}");
+        right(&inputs, &out);
+    }
+}
+
+#[test]
 fn a_batch_of_long_runs_is_split_in_place_and_answers_keep_their_order() {
     if !three_ranges() {
         return;

@@ -11,6 +11,7 @@ impl Table {
     /// variants this CPU has). Unavailable when no tier of the table
     /// applies to this CPU.
     pub fn variant(&self) -> VariantInfo {
+        super::registry::note(self.workload, self.name);
         let ranges = self.ranges();
         let run = ranges.map_or(&[][..], |r| run(self.parameter, r));
         VariantInfo {
