@@ -102,7 +102,8 @@ mod sealed {
         /// set is kept as it is, for the command measuring it to reject.
         fn measured_sets(&self, named: &[String], quick: bool) -> Vec<String>;
         /// Fills in what every record of this workload says about itself: its
-        /// input set's parameters and the workload's oracle.
+        /// input set's parameters, the workload's oracle, the variant's CPU
+        /// features and whether it is a dispatcher.
         fn annotate(&self, records: &mut [Record]);
         /// Prepares one (variant, input set) batch for an outside measuring
         /// tool (criterion, gungraun), see [`batch::prepare`].

@@ -15,8 +15,14 @@ impl Spec {
     pub fn from_records(workload: &str, files: &[&ResultsFile]) -> Spec {
         let mut variants: Vec<VariantSpec> = Vec::new();
         let mut names: Vec<&str> = Vec::new();
-        let records = files.iter().flat_map(|f| f.workload(workload));
-        for r in records.filter(|r| !r.dispatcher) {
+        let records = || files.iter().flat_map(|f| f.workload(workload));
+        // A variant is a dispatcher when any of its records says so (a
+        // setup record may not).
+        let dispatchers: Vec<&str> = records()
+            .filter(|r| r.dispatcher)
+            .map(|r| r.variant.as_str())
+            .collect();
+        for r in records().filter(|r| !dispatchers.contains(&r.variant.as_str())) {
             if let Some(o) = r
                 .oracle
                 .as_deref()

@@ -460,7 +460,7 @@ fn the_table_names_rows_ranges_and_the_fixed_variant() {
     let d = decided(&s, &[crossover(0.5, 0.01)]);
     let text = table_text(&d);
     assert!(text.starts_with("w: which variant to run, by CPU features and bytes\n"));
-    assert!(text.contains("from lab.json · lab · lab CPU · 2026-11-22T10:00:00Z"));
+    assert!(text.contains("from lab.json · machine \"lab\" (lab CPU) · 2026-11-22T10:00:00Z"));
     assert!(text.contains("target-cpu default"));
     assert!(text.contains("  any CPU\n"));
     let row = |regime: &str| {
@@ -526,4 +526,18 @@ fn a_spec_from_records_lists_the_oracle_first_with_features_and_one_parameter() 
         got,
         [("scalar", &[][..]), ("avx2", &["avx2".to_owned()][..])]
     );
+}
+
+#[test]
+fn a_dispatchers_records_never_make_it_a_candidate() {
+    let plain = timed("scalar", "s", Some(8.0), 2.0, 0.1);
+    let mut timed_dispatch = timed("dispatch", "s", Some(8.0), 1.0, 0.1);
+    timed_dispatch.dispatcher = true;
+    // Its setup record is not marked: the time record's mark is enough.
+    let mut setup = timed("dispatch", "s", None, 5.0, 0.1);
+    setup.metric = crate::Metric::Setup;
+    let f = file("lab", vec![plain, timed_dispatch, setup]);
+    let s = Spec::from_records("w", &[&f]);
+    let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["scalar"]);
 }

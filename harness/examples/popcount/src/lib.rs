@@ -11,6 +11,7 @@
 mod avx2;
 mod avx512;
 mod bit_loop;
+pub mod dispatch;
 pub mod inputs;
 mod kernighan;
 mod lut8;

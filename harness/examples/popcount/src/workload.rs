@@ -4,7 +4,7 @@
 //! chooses by (a buffer's size). The oracle is the first variant,
 //! `bit-loop`.
 
-use crate::{Variant, inputs, variants};
+use crate::{Variant, dispatch, inputs, variants};
 use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 
 /// The `popcount` workload.
@@ -29,12 +29,17 @@ impl Workload for PopcountWorkload {
     }
     fn variants(&self) -> Vec<VariantInfo> {
         let info = |v: &Variant| VariantInfo::new(v.name, v.description, v.features);
-        variants().iter().map(info).collect()
+        let mut all: Vec<VariantInfo> = variants().iter().map(info).collect();
+        all.push(dispatch::TABLE.variant());
+        all
     }
     fn default_variant(&self) -> &'static str {
         "swar"
     }
     fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Vec<u64>, u64>>> {
+        if variant == dispatch::TABLE.name {
+            return dispatch::TABLE.solver(self);
+        }
         let kernel = (variants().into_iter().find(|v| v.name == variant)?.make)()?;
         Some(Box::new(move |words: &Vec<u64>| kernel.count(words)))
     }
