@@ -12,6 +12,19 @@ use std::path::Path;
 /// A components results file: per density, `(variant, median, interval
 /// half-width)` in ns a board.
 fn results(path: &Path, cells: &[(f64, &[(&str, f64, f64)])]) {
+    levels(path, &[("default", cells)]);
+}
+
+/// [`results`] of a matrix: the cells of each target-cpu level.
+fn levels(path: &Path, levels: &[(&str, &[(f64, &[(&str, f64, f64)])])]) {
+    let mut records = Vec::new();
+    for (level, cells) in levels {
+        records.extend(level_records(level, cells));
+    }
+    write(path, records);
+}
+
+fn level_records(level: &str, cells: &[(f64, &[(&str, f64, f64)])]) -> Vec<serde_json::Value> {
     let mut records = Vec::new();
     for (density, figures) in cells {
         for (variant, median, half) in *figures {
@@ -19,7 +32,7 @@ fn results(path: &Path, cells: &[(f64, &[(&str, f64, f64)])]) {
                 "workload": "components",
                 "variant": variant,
                 "input_set": format!("density:{density}"),
-                "target_cpu": "default",
+                "target_cpu": level,
                 "metric": "time",
                 "unit": "ns/board",
                 "median": median,
@@ -33,6 +46,10 @@ fn results(path: &Path, cells: &[(f64, &[(&str, f64, f64)])]) {
             }));
         }
     }
+    records
+}
+
+fn write(path: &Path, records: Vec<serde_json::Value>) {
     let file = json!({
         "schema": 7,
         "date": "2026-11-28T10:00:00Z",
@@ -137,6 +154,49 @@ fn a_dispatcher_is_written_from_results_and_checked_against_newer_ones() {
             "decision(s) changed beyond the intervals; regenerate it with `bitbench dispatch"
         ),
         "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_matrix_keeps_each_levels_decisions_under_the_target_features_it_compiles_in() {
+    let dir = fresh_scratch("dispatch-levels");
+    let matrix = dir.join("matrix.json");
+    // At x86-64-v3, avx2 wins everywhere; at the default level, swar.
+    let v3: &[(f64, &[(&str, f64, f64)])] = &[
+        (0.125, &[("swar", 30.0, 0.4), ("avx2", 20.0, 0.5)]),
+        (0.875, &[("swar", 54.0, 0.5), ("avx2", 34.0, 0.5)]),
+    ];
+    let default: &[(f64, &[(&str, f64, f64)])] = &[
+        (0.125, &[("swar", 20.0, 0.4), ("avx2", 30.0, 0.5)]),
+        (0.875, &[("swar", 20.0, 0.5), ("avx2", 34.0, 0.5)]),
+    ];
+    levels(&matrix, &[("default", default), ("x86-64-v3", v3)]);
+    let module = dir.join("dispatch.rs");
+    let out = bitbench(&[
+        "dispatch",
+        matrix.to_str().unwrap(),
+        "--out",
+        module.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let source = std::fs::read_to_string(&module).unwrap();
+    let v3_at = source
+        .find("target_cpu: \"x86-64-v3\"")
+        .expect("the v3 level");
+    let default_at = source
+        .find("target_cpu: \"default\"")
+        .expect("the default level");
+    assert!(
+        v3_at < default_at,
+        "the more demanding level first: {source}"
+    );
+    let v3_level = &source[v3_at..default_at];
+    assert!(v3_level.contains("\"avx2\""), "{v3_level}");
+    assert!(v3_level.contains("variant: \"avx2\""), "{v3_level}");
+    assert!(
+        !source[default_at..].contains("variant: \"avx2\""),
+        "{source}"
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -14,9 +14,15 @@ fn overlap(a: &Figure, b: &Figure) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 
-/// The cell of `tier` (candidate indices into the spec's variants) at
-/// `regime` on level `m`; `None` when no candidate was measured there.
-pub(super) fn cell(spec: &Spec, m: &Measured, tier: &[usize], regime: Option<f64>) -> Option<Cell> {
+/// The candidates of `tier` (indices into the spec's variants) at `regime`
+/// on level `m`, and the scenarios (indices into `m.scenarios`) that
+/// measured every one of them; `None` when no candidate was measured there.
+fn measured_at(
+    spec: &Spec,
+    m: &Measured,
+    tier: &[usize],
+    regime: Option<f64>,
+) -> Option<(Vec<usize>, Vec<usize>)> {
     let name = |v: usize| spec.variants[v].name.as_str();
     let at: Vec<usize> = (0..m.scenarios.len())
         .filter(|&s| m.scenarios[s].regime == regime)
@@ -40,7 +46,7 @@ pub(super) fn cell(spec: &Spec, m: &Measured, tier: &[usize], regime: Option<f64
         .collect();
     // A scenario counts only with every candidate measured in it; where
     // none has them all, the candidate measured most narrowly goes.
-    let scenarios = loop {
+    loop {
         let complete: Vec<usize> = at
             .iter()
             .copied()
@@ -50,17 +56,24 @@ pub(super) fn cell(spec: &Spec, m: &Measured, tier: &[usize], regime: Option<f64
                     .all(|&v| m.figures[s].contains_key(name(v)))
             })
             .collect();
-        if !complete.is_empty() || candidates.is_empty() {
-            break complete;
+        if candidates.is_empty() {
+            return None;
+        }
+        if !complete.is_empty() {
+            return Some((candidates, complete));
         }
         let narrowest = (0..candidates.len())
             .min_by_key(|&i| (measured_in(candidates[i]), std::cmp::Reverse(i)))
             .expect("candidates remain");
         candidates.remove(narrowest);
-    };
-    if candidates.is_empty() {
-        return None;
     }
+}
+
+/// The cell of `tier` (candidate indices into the spec's variants) at
+/// `regime` on level `m`; `None` when no candidate was measured there.
+pub(super) fn cell(spec: &Spec, m: &Measured, tier: &[usize], regime: Option<f64>) -> Option<Cell> {
+    let name = |v: usize| spec.variants[v].name.as_str();
+    let (candidates, scenarios) = measured_at(spec, m, tier, regime)?;
     let fig = |v: usize, s: usize| &m.figures[s][name(v)];
     // The least of `by`, the simplest among equals.
     let least = |among: &[usize], by: &dyn Fn(usize) -> f64| {
