@@ -9,7 +9,6 @@ use crate::workload::{Solve, VariantInfo, Workload};
 use components::{Board, Labeler, Variant};
 
 /// A components problem definition: a name and the registry that solves it.
-#[derive(Clone, Copy)]
 pub struct Components {
     name: &'static str,
     description: &'static str,
