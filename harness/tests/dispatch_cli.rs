@@ -9,14 +9,16 @@ use common::{bitbench, fresh_scratch, text};
 use serde_json::json;
 use std::path::Path;
 
-/// A components results file: per density, `(variant, median, interval
-/// half-width)` in ns a board.
-fn results(path: &Path, cells: &[(f64, &[(&str, f64, f64)])]) {
+/// Per density, `(variant, median, interval half-width)` in ns a board.
+type Cells = [(f64, &'static [(&'static str, f64, f64)])];
+
+/// A components results file of `cells`.
+fn results(path: &Path, cells: &Cells) {
     levels(path, &[("default", cells)]);
 }
 
 /// [`results`] of a matrix: the cells of each target-cpu level.
-fn levels(path: &Path, levels: &[(&str, &[(f64, &[(&str, f64, f64)])])]) {
+fn levels(path: &Path, levels: &[(&str, &Cells)]) {
     let mut records = Vec::new();
     for (level, cells) in levels {
         records.extend(level_records(level, cells));
@@ -24,7 +26,7 @@ fn levels(path: &Path, levels: &[(&str, &[(f64, &[(&str, f64, f64)])])]) {
     write(path, records);
 }
 
-fn level_records(level: &str, cells: &[(f64, &[(&str, f64, f64)])]) -> Vec<serde_json::Value> {
+fn level_records(level: &str, cells: &Cells) -> Vec<serde_json::Value> {
     let mut records = Vec::new();
     for (density, figures) in cells {
         for (variant, median, half) in *figures {
@@ -63,7 +65,7 @@ fn write(path: &Path, records: Vec<serde_json::Value>) {
 }
 
 /// swar wins the sparse boards, avx2 the dense ones, beyond the intervals.
-const MEASURED: &[(f64, &[(&str, f64, f64)])] = &[
+const MEASURED: &Cells = &[
     (0.125, &[("swar", 20.0, 0.4), ("avx2", 30.0, 0.5)]),
     (0.5, &[("swar", 40.0, 0.5), ("avx2", 39.0, 1.5)]),
     (0.875, &[("swar", 54.0, 0.5), ("avx2", 34.0, 0.5)]),
@@ -163,11 +165,11 @@ fn a_matrix_keeps_each_levels_decisions_under_the_target_features_it_compiles_in
     let dir = fresh_scratch("dispatch-levels");
     let matrix = dir.join("matrix.json");
     // At x86-64-v3, avx2 wins everywhere; at the default level, swar.
-    let v3: &[(f64, &[(&str, f64, f64)])] = &[
+    let v3: &Cells = &[
         (0.125, &[("swar", 30.0, 0.4), ("avx2", 20.0, 0.5)]),
         (0.875, &[("swar", 54.0, 0.5), ("avx2", 34.0, 0.5)]),
     ];
-    let default: &[(f64, &[(&str, f64, f64)])] = &[
+    let default: &Cells = &[
         (0.125, &[("swar", 20.0, 0.4), ("avx2", 30.0, 0.5)]),
         (0.875, &[("swar", 20.0, 0.5), ("avx2", 34.0, 0.5)]),
     ];

@@ -57,7 +57,7 @@ impl Workload for PopcountWorkload {
     }
     fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Vec<u64>>, String> {
         let bytes: usize = set.get(0)?;
-        if bytes == 0 || bytes % 8 != 0 {
+        if bytes == 0 || !bytes.is_multiple_of(8) {
             return Err(format!("{set}: not a positive multiple of 8 bytes"));
         }
         // Up to 1 MiB of buffers a sample: several small ones, one large one.

@@ -226,8 +226,11 @@ pub struct Written {
     /// The regime parameter.
     pub parameter: Option<String>,
     /// `(target_cpu, tiers)`, each tier `(features, ranges)`.
-    pub levels: Vec<(String, Vec<(Vec<String>, Vec<(f64, String)>)>)>,
+    pub levels: Vec<(String, Vec<WrittenTier>)>,
 }
+
+/// A tier read back: its features and its ranges, `(below, variant)`.
+pub type WrittenTier = (Vec<String>, Vec<(f64, String)>);
 
 impl Written {
     /// The variant this table runs on a `target_cpu` build for a CPU with
