@@ -65,34 +65,3 @@ pub(super) fn index(ranges: &[Range], regime: f64) -> usize {
         .map(|r| usize::from(regime >= r.below));
     below.sum()
 }
-
-/// The regimes of one range, for testing many inputs against it without
-/// looking each one up. NaN passes the test of the start, and only the
-/// last range (`open`, with no end) takes it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Span {
-    low: f64,
-    below: f64,
-    open: bool,
-}
-
-impl Span {
-    /// The span of `ranges[i]`.
-    pub(super) fn of(ranges: &[Range], i: usize) -> Self {
-        Span {
-            low: i
-                .checked_sub(1)
-                .map_or(f64::NEG_INFINITY, |p| ranges[p].below),
-            below: ranges[i].below,
-            open: i + 1 == ranges.len(),
-        }
-    }
-
-    /// Whether `regime` falls in the range, exactly as [`index`] finds it
-    /// (no branch: `&` and `|` on booleans).
-    #[inline(always)]
-    pub(super) fn holds(self, regime: f64) -> bool {
-        let started = (regime >= self.low) | regime.is_nan();
-        started & (self.open | (regime < self.below))
-    }
-}

@@ -2,7 +2,7 @@
 //! regime falls in, and that range's variant.
 
 use super::Range;
-use super::choose::{Span, index};
+use super::choose::index;
 use crate::workload::Workload;
 
 /// How many of a batch's inputs [`Chooser::common`] looks at, at most.
@@ -73,13 +73,10 @@ impl<W: Workload> Chooser<W> {
             return Some(0);
         }
         let first = index(self.ranges, self.workload.regime(&inputs[0]));
-        let span = Span::of(self.ranges, first);
         let step = inputs.len().div_ceil(SAMPLE);
-        let sample = inputs.iter().step_by(step).chain(inputs.last());
+        let mut sample = inputs.iter().step_by(step).chain(inputs.last());
         sample
-            .fold(true, |all, input| {
-                all & span.holds(self.workload.regime(input))
-            })
+            .all(|input| index(self.ranges, self.workload.regime(input)) == first)
             .then(|| self.slots[first])
     }
 
