@@ -4,7 +4,7 @@
 
 use super::{Level, Range, Table, Tier};
 use crate::sets::{InputSet, Member};
-use crate::workload::{Solve, VariantInfo, Workload, prepared};
+use crate::workload::{Prepared, Solve, VariantInfo, Workload, prepared};
 use std::sync::{Arc, Mutex};
 
 /// `(regime, value)`; the answer is `value * 10 + the variant's digit`, so
@@ -540,4 +540,38 @@ fn without_a_parameter_one_variant_runs_everything_in_one_call() {
     assert_eq!(out, (0..50).map(|v| v * 10 + 1).collect::<Vec<_>>());
     let solver = w.solver("dispatch").unwrap();
     assert_eq!(solver.chosen(&(30, 0)), Some("scalar"));
+}
+
+#[test]
+fn a_wrong_answer_before_timing_names_the_variant_chosen() {
+    use crate::engine::verify::{Expected, checked};
+    use crate::fault::beacon::Batch;
+    if !three_ranges() {
+        return;
+    }
+    let w = Toy::default();
+    // scalar's answers end in 1; at regime 15 the dispatcher runs wide,
+    // whose answers end in 2.
+    let inputs = at(15, 0..4);
+    let expected = Expected {
+        name: "scalar",
+        answers: inputs.iter().map(|&(_, v)| v * 10 + 1).collect(),
+        took: std::time::Duration::ZERO,
+    };
+    let mut solver = w.solver("dispatch").unwrap();
+    let set = || Batch::Set { set: "all".into() };
+    let why = checked(
+        &w,
+        "dispatch",
+        &mut *solver,
+        &inputs,
+        &Prepared::none(),
+        Some(&expected),
+        &set,
+    )
+    .unwrap_err();
+    assert!(
+        why.ends_with("expected 1 (scalar) but got 2 (chose wide for this input)"),
+        "{why}"
+    );
 }

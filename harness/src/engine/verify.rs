@@ -161,11 +161,12 @@ pub(crate) fn checked<W: Workload + ?Sized>(
     match (0..inputs.len()).find(|&i| !w.same(&expected.answers[i], &got[i])) {
         None => Ok(got),
         Some(i) => Err(format!(
-            "wrong answer, not measured: on {} expected {} ({}) but got {}",
+            "wrong answer, not measured: on {} expected {} ({}) but got {}{}",
             w.format_input(&inputs[i]),
             w.format_output(&expected.answers[i]),
             expected.name,
-            w.format_output(&got[i])
+            w.format_output(&got[i]),
+            crate::dispatch::chose_note(solver.chosen(&inputs[i]))
         )),
     }
 }

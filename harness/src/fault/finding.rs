@@ -53,9 +53,7 @@ impl Finding {
     /// The workload, the variant (with the variant a dispatcher chose) and
     /// what it did: `popcount dispatch (chose popcnt for this input) CRASHED`.
     fn headline(&self) -> String {
-        let chosen = self
-            .chosen
-            .map_or_else(String::new, |c| format!(" (chose {c} for this input)"));
+        let chosen = crate::dispatch::chose_note(self.chosen);
         format!(
             "{} {}{chosen} {}",
             self.workload,

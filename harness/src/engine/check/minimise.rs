@@ -35,10 +35,7 @@ pub fn answer<W: Workload + ?Sized>(
         Ok(out) => w.format_output(&out[0]),
         Err(panic) => panic,
     };
-    match solver.chosen(input) {
-        Some(chosen) => format!("{answer} (chose {chosen} for this input)"),
-        None => answer,
-    }
+    answer + &crate::dispatch::chose_note(solver.chosen(input))
 }
 
 /// Greedily shrinks a failing input while the two solvers still disagree.
