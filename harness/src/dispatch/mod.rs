@@ -52,7 +52,7 @@ mod prepared;
 mod solver;
 mod split;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod variant;
 
 /// A dispatcher's decisions: per target-cpu level, per feature tier, the
@@ -107,10 +107,3 @@ pub struct Range {
 mod registry;
 
 pub(crate) use registry::is_dispatching;
-
-/// What a finding adds after a dispatcher's answer or name: the variant it
-/// chose for the input (` (chose popcnt for this input)`), as
-/// [`Solve::chosen`](crate::Solve) says; nothing for any other solver.
-pub(crate) fn chose_note(chosen: Option<&str>) -> String {
-    chosen.map_or_else(String::new, |c| format!(" (chose {c} for this input)"))
-}

@@ -13,6 +13,7 @@
 
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
+use crate::fault::chose_note;
 use crate::guard::catch;
 use crate::workload::{Prepared, Solve, Workload, runnable};
 use std::time::{Duration, Instant};
@@ -166,7 +167,7 @@ pub(crate) fn checked<W: Workload + ?Sized>(
             w.format_output(&expected.answers[i]),
             expected.name,
             w.format_output(&got[i]),
-            crate::dispatch::chose_note(solver.chosen(&inputs[i]))
+            chose_note(solver.chosen(&inputs[i]))
         )),
     }
 }
@@ -198,4 +199,46 @@ pub(crate) fn build_solver<W: Workload + ?Sized>(
             workload.name()
         ))
     })
+}
+
+/// A dispatcher's wrong answer before timing names the variant it chose,
+/// with the dispatch module's toy workload.
+#[cfg(test)]
+mod tests {
+    use super::{Expected, checked};
+    use crate::dispatch::tests::{Toy, at, three_ranges};
+    use crate::fault::beacon::Batch;
+    use crate::workload::{Prepared, Workload};
+
+    #[test]
+    fn a_wrong_answer_before_timing_names_the_variant_chosen() {
+        if !three_ranges() {
+            return;
+        }
+        let w = Toy::default();
+        // scalar's answers end in 1; at regime 15 the dispatcher runs wide,
+        // whose answers end in 2.
+        let inputs = at(15, 0..4);
+        let expected = Expected {
+            name: "scalar",
+            answers: inputs.iter().map(|&(_, v)| v * 10 + 1).collect(),
+            took: std::time::Duration::ZERO,
+        };
+        let mut solver = w.solver("dispatch").unwrap();
+        let set = || Batch::Set { set: "all".into() };
+        let why = checked(
+            &w,
+            "dispatch",
+            &mut *solver,
+            &inputs,
+            &Prepared::none(),
+            Some(&expected),
+            &set,
+        )
+        .unwrap_err();
+        assert!(
+            why.ends_with("expected 1 (scalar) but got 2 (chose wide for this input)"),
+            "{why}"
+        );
+    }
 }

@@ -53,7 +53,7 @@ impl Finding {
     /// The workload, the variant (with the variant a dispatcher chose) and
     /// what it did: `popcount dispatch (chose popcnt for this input) CRASHED`.
     fn headline(&self) -> String {
-        let chosen = crate::dispatch::chose_note(self.chosen);
+        let chosen = chose_note(self.chosen);
         format!(
             "{} {}{chosen} {}",
             self.workload,
@@ -93,6 +93,13 @@ impl Finding {
             outln!("    reproduce: {repro}");
         }
     }
+}
+
+/// What a finding adds after a dispatcher's answer or name: the variant it
+/// chose for the input (` (chose popcnt for this input)`), as
+/// [`Solve::chosen`](crate::Solve) says; nothing for any other solver.
+pub(crate) fn chose_note(chosen: Option<&str>) -> String {
+    chosen.map_or_else(String::new, |c| format!(" (chose {c} for this input)"))
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ pub(crate) mod probe;
 mod timeout;
 pub(crate) mod watch;
 
-pub(crate) use finding::Finding;
+pub(crate) use finding::{Finding, chose_note};
 pub(crate) use kind::Fault;
 pub(crate) use timeout::{DEFAULT_TIMEOUT, TimeoutArg};
 

@@ -3,6 +3,7 @@
 
 use crate::engine::verify;
 use crate::fault::beacon::{self, Batch, Step};
+use crate::fault::chose_note;
 use crate::workload::{Solve, Workload};
 use std::time::Duration;
 
@@ -35,7 +36,7 @@ pub fn answer<W: Workload + ?Sized>(
         Ok(out) => w.format_output(&out[0]),
         Err(panic) => panic,
     };
-    answer + &crate::dispatch::chose_note(solver.chosen(input))
+    answer + &chose_note(solver.chosen(input))
 }
 
 /// Greedily shrinks a failing input while the two solvers still disagree.
