@@ -6,7 +6,7 @@
 //! least worst-case loss, so no machine is sacrificed for another's gain.
 
 use super::measured::Measured;
-use super::tiers::simplicity;
+use super::tiers::{Tier, simplicity};
 use super::{Candidate, Cell, Figure, Spec};
 
 /// Whether two figures' intervals overlap.
@@ -14,13 +14,21 @@ fn overlap(a: &Figure, b: &Figure) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 
-/// The candidates of `tier` (indices into the spec's variants) at `regime`
-/// on level `m`, and the scenarios (indices into `m.scenarios`) that
-/// measured every one of them; `None` when no candidate was measured there.
+/// The candidates of `tier` at `regime` on level `m`, and the scenarios
+/// (indices into `m.scenarios`) the choice weighs; `None` when no
+/// candidate was measured there.
+///
+/// A machine takes part where its records show it can run the tier: for
+/// each of the tier's features, it measured a variant that needs it (one
+/// without AVX-512 sits out the AVX-512 tier). Every machine that takes
+/// part is weighed: a candidate one of them did not measure goes (the one
+/// measured most narrowly first) rather than that machine. Where no
+/// machine shows the whole tier, the scenarios that measured every
+/// remaining candidate are weighed.
 fn measured_at(
     spec: &Spec,
     m: &Measured,
-    tier: &[usize],
+    tier: &Tier,
     regime: Option<f64>,
 ) -> Option<(Vec<usize>, Vec<usize>)> {
     let name = |v: usize| spec.variants[v].name.as_str();
@@ -28,12 +36,21 @@ fn measured_at(
         .filter(|&s| m.scenarios[s].regime == regime)
         .collect();
     let sets_at: Vec<&str> = at.iter().map(|&s| m.scenarios[s].set.as_str()).collect();
+    let able: Vec<usize> = at
+        .iter()
+        .copied()
+        .filter(|&s| runs_tier(spec, m, &m.scenarios[s].machine, &tier.features))
+        .collect();
+    let every_machine = !able.is_empty();
+    let weighed = if every_machine { able } else { at };
     let measured_in = |v: usize| {
-        at.iter()
+        weighed
+            .iter()
             .filter(|&&s| m.figures[s].contains_key(name(v)))
             .count()
     };
     let mut candidates: Vec<usize> = tier
+        .candidates
         .iter()
         .copied()
         .filter(|&v| {
@@ -44,10 +61,11 @@ fn measured_at(
         })
         .filter(|&v| measured_in(v) > 0)
         .collect();
-    // A scenario counts only with every candidate measured in it; where
-    // none has them all, the candidate measured most narrowly goes.
     loop {
-        let complete: Vec<usize> = at
+        if candidates.is_empty() {
+            return None;
+        }
+        let complete: Vec<usize> = weighed
             .iter()
             .copied()
             .filter(|&s| {
@@ -56,10 +74,11 @@ fn measured_at(
                     .all(|&v| m.figures[s].contains_key(name(v)))
             })
             .collect();
-        if candidates.is_empty() {
-            return None;
-        }
-        if !complete.is_empty() {
+        let enough = match every_machine {
+            true => complete.len() == weighed.len(),
+            false => !complete.is_empty(),
+        };
+        if enough {
             return Some((candidates, complete));
         }
         let narrowest = (0..candidates.len())
@@ -69,9 +88,21 @@ fn measured_at(
     }
 }
 
-/// The cell of `tier` (candidate indices into the spec's variants) at
-/// `regime` on level `m`; `None` when no candidate was measured there.
-pub(super) fn cell(spec: &Spec, m: &Measured, tier: &[usize], regime: Option<f64>) -> Option<Cell> {
+/// Whether `machine`'s figures on level `m` show every one of `features`:
+/// a variant needing it was measured there.
+fn runs_tier(spec: &Spec, m: &Measured, machine: &str, features: &[String]) -> bool {
+    let shown: Vec<&String> = (0..m.scenarios.len())
+        .filter(|&s| m.scenarios[s].machine == machine)
+        .flat_map(|s| m.figures[s].keys())
+        .filter_map(|v| spec.variants.iter().find(|k| k.name == *v))
+        .flat_map(|v| &v.features)
+        .collect();
+    features.iter().all(|f| shown.contains(&f))
+}
+
+/// The cell of `tier` at `regime` on level `m`; `None` when no candidate
+/// was measured there.
+pub(super) fn cell(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> Option<Cell> {
     let name = |v: usize| spec.variants[v].name.as_str();
     let (candidates, scenarios) = measured_at(spec, m, tier, regime)?;
     let fig = |v: usize, s: usize| &m.figures[s][name(v)];

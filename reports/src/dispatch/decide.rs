@@ -41,7 +41,7 @@ pub fn decide(spec: &Spec, files: &[(String, &ResultsFile)]) -> Result<Decision,
             .filter_map(|tier| {
                 let cells: Vec<Cell> = regimes
                     .iter()
-                    .filter_map(|&x| cell(spec, m, &tier.candidates, x))
+                    .filter_map(|&x| cell(spec, m, &tier, x))
                     .collect();
                 (!cells.is_empty()).then(|| finish(spec, tier.features, cells))
             })

@@ -15,7 +15,8 @@
 //! - Across machines (and, without a regime parameter, across input sets),
 //!   the variant with the smallest worst-case loss against each one's best
 //!   wins; the machines whose own best differs beyond the intervals are
-//!   named.
+//!   named. Every machine that can run a tier weighs in on it: a variant
+//!   one of them did not measure is left out there, never the machine.
 //! - Between two measured regimes with different winners, the boundary
 //!   lies where the two winners' times cross: their log time ratio,
 //!   interpolated linearly in the log of the parameter, is zero there (the
@@ -123,8 +124,9 @@ pub struct Cell {
     pub regime: Option<f64>,
     /// The input sets measured there.
     pub sets: Vec<String>,
-    /// The scenarios the choice weighed, `(machine, input set)`: those
-    /// with a figure of every candidate.
+    /// The scenarios the choice weighed, `(machine, input set)`: every
+    /// machine whose records show it can run the tier, each with a figure
+    /// of every candidate.
     pub scenarios: Vec<(String, String)>,
     /// The variant chosen.
     pub chosen: String,

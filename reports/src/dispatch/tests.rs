@@ -167,6 +167,34 @@ fn machines_that_disagree_get_the_least_worst_case_loss_and_are_named() {
 }
 
 #[test]
+fn a_machine_that_measured_fewer_variants_still_weighs_in() {
+    // lab-2 benched a subset: not `slow`. Weighing only the machine with
+    // every variant would choose a and hide that lab-2 loses 33 % with it.
+    let s = spec(&[("a", &[]), ("b", &[]), ("slow", &[])], None);
+    let one = file(
+        "lab-1",
+        vec![
+            timed("a", "s", None, 10.0, 0.1),
+            timed("b", "s", None, 12.0, 0.1),
+            timed("slow", "s", None, 50.0, 0.1),
+        ],
+    );
+    let two = file(
+        "lab-2",
+        vec![
+            timed("a", "s", None, 20.0, 0.1),
+            timed("b", "s", None, 15.0, 0.1),
+        ],
+    );
+    let d = decided(&s, &[one, two]);
+    let cell = &tiers(&d)[0].cells[0];
+    assert_eq!(cell.scenarios.len(), 2, "{cell:?}");
+    assert_eq!(cell.chosen, "b");
+    assert_eq!(cell.disagree, [("lab-1".to_owned(), "a".to_owned())]);
+    assert!(cell.candidate("slow").is_none(), "{cell:?}");
+}
+
+#[test]
 fn a_variant_is_chosen_only_in_tiers_with_its_features() {
     let s = spec(
         &[
