@@ -140,37 +140,10 @@ fn within_the_intervals_the_simpler_variant_wins_beyond_them_the_faster() {
 
 #[test]
 fn machines_that_disagree_get_the_least_worst_case_loss_and_are_named() {
-    let s = spec(&[("a", &[]), ("b", &[])], None);
-    let one = file(
-        "lab-1",
-        vec![
-            timed("a", "s", None, 10.0, 0.1),
-            timed("b", "s", None, 12.0, 0.1),
-        ],
-    );
-    let two = file(
-        "lab-2",
-        vec![
-            timed("a", "s", None, 20.0, 0.1),
-            timed("b", "s", None, 15.0, 0.1),
-        ],
-    );
-    let d = decided(&s, &[one, two]);
-    let cell = &tiers(&d)[0].cells[0];
-    // a loses 20/15 - 1 = 33 % on lab-2; b loses 12/10 - 1 = 20 % on lab-1.
-    assert_eq!(cell.chosen, "b");
-    assert!((cell.loss - 0.2).abs() < 1e-12);
-    assert!((cell.candidate("a").unwrap().worst_loss - 1.0 / 3.0).abs() < 1e-12);
-    assert_eq!(cell.disagree, [("lab-1".to_owned(), "a".to_owned())]);
-    assert_eq!(d.sources.len(), 2);
-    assert_eq!(d.sources[1].machine, "lab-2");
-}
-
-#[test]
-fn a_machine_that_measured_fewer_variants_still_weighs_in() {
-    // lab-2 benched a subset: not `slow`. Weighing only the machine with
-    // every variant would choose a and hide that lab-2 loses 33 % with it.
     let s = spec(&[("a", &[]), ("b", &[]), ("slow", &[])], None);
+    // lab-2 benched fewer variants (not `slow`): it still weighs in, and
+    // `slow` is left out instead. Weighing lab-1 alone would choose a and
+    // hide that lab-2 loses 33 % with it.
     let one = file(
         "lab-1",
         vec![
@@ -188,10 +161,15 @@ fn a_machine_that_measured_fewer_variants_still_weighs_in() {
     );
     let d = decided(&s, &[one, two]);
     let cell = &tiers(&d)[0].cells[0];
-    assert_eq!(cell.scenarios.len(), 2, "{cell:?}");
+    // a loses 20/15 - 1 = 33 % on lab-2; b loses 12/10 - 1 = 20 % on lab-1.
     assert_eq!(cell.chosen, "b");
+    assert!((cell.loss - 0.2).abs() < 1e-12);
+    assert!((cell.candidate("a").unwrap().worst_loss - 1.0 / 3.0).abs() < 1e-12);
     assert_eq!(cell.disagree, [("lab-1".to_owned(), "a".to_owned())]);
+    assert_eq!(cell.scenarios.len(), 2, "{cell:?}");
     assert!(cell.candidate("slow").is_none(), "{cell:?}");
+    assert_eq!(d.sources.len(), 2);
+    assert_eq!(d.sources[1].machine, "lab-2");
 }
 
 #[test]
