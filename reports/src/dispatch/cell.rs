@@ -14,8 +14,17 @@ fn overlap(a: &Figure, b: &Figure) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 
-/// The candidates of `tier` at `regime` on level `m`, and the scenarios
-/// (indices into `m.scenarios`) the choice weighs; `None` when no
+/// What a cell weighs: candidates (indices into the spec's variants), the
+/// scenarios (indices into `m.scenarios`), and the variants left out
+/// because a machine that takes part did not measure them, each with
+/// those machines, in the workload's list order.
+struct Weighed {
+    candidates: Vec<usize>,
+    scenarios: Vec<usize>,
+    unweighed: Vec<(String, Vec<String>)>,
+}
+
+/// What the cell of `tier` at `regime` on level `m` weighs; `None` when no
 /// candidate was measured there.
 ///
 /// A machine takes part where its records show it can run the tier: for
@@ -25,12 +34,7 @@ fn overlap(a: &Figure, b: &Figure) -> bool {
 /// measured most narrowly first) rather than that machine. Where no
 /// machine shows the whole tier, the scenarios that measured every
 /// remaining candidate are weighed.
-fn measured_at(
-    spec: &Spec,
-    m: &Measured,
-    tier: &Tier,
-    regime: Option<f64>,
-) -> Option<(Vec<usize>, Vec<usize>)> {
+fn measured_at(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> Option<Weighed> {
     let name = |v: usize| spec.variants[v].name.as_str();
     let at: Vec<usize> = (0..m.scenarios.len())
         .filter(|&s| m.scenarios[s].regime == regime)
@@ -61,6 +65,7 @@ fn measured_at(
         })
         .filter(|&v| measured_in(v) > 0)
         .collect();
+    let mut unweighed = Vec::new();
     loop {
         if candidates.is_empty() {
             return None;
@@ -79,12 +84,30 @@ fn measured_at(
             false => !complete.is_empty(),
         };
         if enough {
-            return Some((candidates, complete));
+            unweighed.sort();
+            return Some(Weighed {
+                candidates,
+                scenarios: complete,
+                unweighed: unweighed
+                    .into_iter()
+                    .map(|(v, machines)| (name(v).to_owned(), machines))
+                    .collect(),
+            });
         }
         let narrowest = (0..candidates.len())
             .min_by_key(|&i| (measured_in(candidates[i]), std::cmp::Reverse(i)))
             .expect("candidates remain");
-        candidates.remove(narrowest);
+        let gone = candidates.remove(narrowest);
+        if every_machine {
+            let mut without: Vec<String> = Vec::new();
+            for &s in &weighed {
+                let machine = &m.scenarios[s].machine;
+                if !m.figures[s].contains_key(name(gone)) && !without.contains(machine) {
+                    without.push(machine.clone());
+                }
+            }
+            unweighed.push((gone, without));
+        }
     }
 }
 
@@ -104,7 +127,11 @@ fn runs_tier(spec: &Spec, m: &Measured, machine: &str, features: &[String]) -> b
 /// was measured there.
 pub(super) fn cell(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> Option<Cell> {
     let name = |v: usize| spec.variants[v].name.as_str();
-    let (candidates, scenarios) = measured_at(spec, m, tier, regime)?;
+    let Weighed {
+        candidates,
+        scenarios,
+        unweighed,
+    } = measured_at(spec, m, tier, regime)?;
     let fig = |v: usize, s: usize| &m.figures[s][name(v)];
     // The least of `by`, the simplest among equals.
     let least = |among: &[usize], by: &dyn Fn(usize) -> f64| {
@@ -186,6 +213,7 @@ pub(super) fn cell(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) 
             })
             .collect(),
         disagree,
+        unweighed,
     };
     cell.margin = candidates
         .iter()

@@ -144,6 +144,10 @@ pub struct Cell {
     /// Machines whose own best is another variant, beyond the intervals:
     /// `(machine, its best)`.
     pub disagree: Vec<(String, String)>,
+    /// Variants of the tier measured here but left out of the choice,
+    /// because a machine that takes part did not measure them:
+    /// `(variant, those machines)`.
+    pub unweighed: Vec<(String, Vec<String>)>,
 }
 
 impl Cell {

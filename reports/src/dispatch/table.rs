@@ -10,7 +10,8 @@ use std::fmt::Write;
 /// variant chosen, its worst-case loss against each scenario's best, its
 /// margin over the runner-up, the loss there of the tier's best single
 /// fixed variant, and the machines whose own best differs beyond the
-/// intervals); the tier's ranges on one line; and its dispatcher's
+/// intervals); the tier's ranges on one line; the variants left out
+/// because a machine did not measure them; and its dispatcher's
 /// worst-case loss beside the fixed variant's.
 pub fn table_text(decision: &Decision) -> String {
     let d = decision;
@@ -79,6 +80,14 @@ fn tier_text(parameter: Option<&str>, tier: &TierDecision) -> String {
         let _ = writeln!(out, "{}", line.trim_end());
     }
     let _ = writeln!(out, "    ranges: {}", ranges_text(parameter, &tier.ranges));
+    for (machines, variants) in unweighed(tier) {
+        let _ = writeln!(
+            out,
+            "    not weighed: {} (not measured on {})",
+            variants.join(", "),
+            machines.join(", ")
+        );
+    }
     let worst = tier.cells.iter().map(|c| c.loss).fold(0.0, f64::max);
     let _ = writeln!(
         out,
@@ -88,6 +97,34 @@ fn tier_text(parameter: Option<&str>, tier: &TierDecision) -> String {
         percent(tier.fixed.1)
     );
     out
+}
+
+/// The variants some cell of `tier` left out because a machine did not
+/// measure them, grouped by those machines, in order of appearance.
+fn unweighed(tier: &TierDecision) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut missing: Vec<(&str, Vec<String>)> = Vec::new();
+    for (variant, machines) in tier.cells.iter().flat_map(|c| &c.unweighed) {
+        let at = match missing.iter().position(|(v, _)| v == variant) {
+            Some(at) => at,
+            None => {
+                missing.push((variant, Vec::new()));
+                missing.len() - 1
+            }
+        };
+        for m in machines {
+            if !missing[at].1.contains(m) {
+                missing[at].1.push(m.clone());
+            }
+        }
+    }
+    let mut groups: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for (variant, machines) in missing {
+        match groups.iter_mut().find(|(m, _)| *m == machines) {
+            Some((_, variants)) => variants.push(variant.to_owned()),
+            None => groups.push((machines, vec![variant.to_owned()])),
+        }
+    }
+    groups
 }
 
 /// A cell's row.

@@ -168,6 +168,15 @@ fn machines_that_disagree_get_the_least_worst_case_loss_and_are_named() {
     assert_eq!(cell.disagree, [("lab-1".to_owned(), "a".to_owned())]);
     assert_eq!(cell.scenarios.len(), 2, "{cell:?}");
     assert!(cell.candidate("slow").is_none(), "{cell:?}");
+    assert_eq!(
+        cell.unweighed,
+        [("slow".to_owned(), vec!["lab-2".to_owned()])]
+    );
+    assert!(
+        table_text(&d).contains("    not weighed: slow (not measured on lab-2)\n"),
+        "{}",
+        table_text(&d)
+    );
     assert_eq!(d.sources.len(), 2);
     assert_eq!(d.sources[1].machine, "lab-2");
 }
