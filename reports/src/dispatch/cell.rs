@@ -29,11 +29,10 @@ struct Weighed {
 ///
 /// A machine takes part where its records show it can run the tier: for
 /// each of the tier's features, it measured a variant that needs it (one
-/// without AVX-512 sits out the AVX-512 tier). Every machine that takes
+/// without AVX-512 sits out the AVX-512 tier); where none shows the whole
+/// tier, every machine measured there takes part. Every machine that takes
 /// part is weighed: a candidate one of them did not measure goes (the one
-/// measured most narrowly first) rather than that machine. Where no
-/// machine shows the whole tier, the scenarios that measured every
-/// remaining candidate are weighed.
+/// measured most narrowly first), never the machine.
 fn measured_at(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> Option<Weighed> {
     let name = |v: usize| spec.variants[v].name.as_str();
     let at: Vec<usize> = (0..m.scenarios.len())
@@ -45,15 +44,10 @@ fn measured_at(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> O
         .copied()
         .filter(|&s| runs_tier(spec, m, &m.scenarios[s].machine, &tier.features))
         .collect();
-    let every_machine = !able.is_empty();
-    let weighed = if every_machine { able } else { at };
-    let measured_in = |v: usize| {
-        weighed
-            .iter()
-            .filter(|&&s| m.figures[s].contains_key(name(v)))
-            .count()
-    };
-    let mut candidates: Vec<usize> = tier
+    let weighed = if able.is_empty() { at } else { able };
+    let measured = |v: usize, s: usize| m.figures[s].contains_key(name(v));
+    let measured_in = |v: usize| weighed.iter().filter(|&&s| measured(v, s)).count();
+    let measured_here: Vec<usize> = tier
         .candidates
         .iter()
         .copied()
@@ -65,50 +59,37 @@ fn measured_at(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) -> O
         })
         .filter(|&v| measured_in(v) > 0)
         .collect();
-    let mut unweighed = Vec::new();
-    loop {
-        if candidates.is_empty() {
-            return None;
-        }
-        let complete: Vec<usize> = weighed
-            .iter()
-            .copied()
-            .filter(|&s| {
-                candidates
-                    .iter()
-                    .all(|&v| m.figures[s].contains_key(name(v)))
-            })
-            .collect();
-        let enough = match every_machine {
-            true => complete.len() == weighed.len(),
-            false => !complete.is_empty(),
-        };
-        if enough {
-            unweighed.sort();
-            return Some(Weighed {
-                candidates,
-                scenarios: complete,
-                unweighed: unweighed
-                    .into_iter()
-                    .map(|(v, machines)| (name(v).to_owned(), machines))
-                    .collect(),
-            });
-        }
+    let mut candidates = measured_here.clone();
+    while !weighed
+        .iter()
+        .all(|&s| candidates.iter().all(|&v| measured(v, s)))
+    {
         let narrowest = (0..candidates.len())
             .min_by_key(|&i| (measured_in(candidates[i]), std::cmp::Reverse(i)))
-            .expect("candidates remain");
-        let gone = candidates.remove(narrowest);
-        if every_machine {
+            .expect("a scenario lacks a candidate, so one remains");
+        candidates.remove(narrowest);
+    }
+    if candidates.is_empty() {
+        return None;
+    }
+    let unweighed = measured_here
+        .into_iter()
+        .filter(|v| !candidates.contains(v))
+        .map(|v| {
             let mut without: Vec<String> = Vec::new();
-            for &s in &weighed {
-                let machine = &m.scenarios[s].machine;
-                if !m.figures[s].contains_key(name(gone)) && !without.contains(machine) {
-                    without.push(machine.clone());
+            for &s in weighed.iter().filter(|&&s| !measured(v, s)) {
+                if !without.contains(&m.scenarios[s].machine) {
+                    without.push(m.scenarios[s].machine.clone());
                 }
             }
-            unweighed.push((gone, without));
-        }
-    }
+            (name(v).to_owned(), without)
+        })
+        .collect();
+    Some(Weighed {
+        candidates,
+        scenarios: weighed,
+        unweighed,
+    })
 }
 
 /// Whether `machine`'s figures on level `m` show every one of `features`:
