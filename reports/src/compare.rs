@@ -54,6 +54,9 @@ pub enum Verdict {
     Improved,
     /// Not shown to move beyond the threshold.
     NoChange,
+    /// The evidence settles neither way: the interval straddles the
+    /// threshold (for the stated reason). Never a failure of the gate.
+    Inconclusive(String),
     /// A measured record became an error (wrong answer), a crash or a
     /// hang: gated like a regression.
     Broke(String),
@@ -76,6 +79,7 @@ impl Verdict {
             Verdict::Regressed => "REGRESSED".to_owned(),
             Verdict::Improved => "improved".to_owned(),
             Verdict::NoChange => "no change".to_owned(),
+            Verdict::Inconclusive(why) => format!("inconclusive: {why}"),
             Verdict::Broke(why) => format!("BROKE: {why}"),
             Verdict::Fixed(why) => format!("fixed: {why}"),
             Verdict::NotComparable(why) => format!("not comparable: {why}"),
@@ -341,7 +345,7 @@ impl Comparison<'_> {
                 Verdict::Regressed | Verdict::Broke(_) => 0,
                 Verdict::Improved | Verdict::Fixed(_) => 1,
                 Verdict::NoChange => 2,
-                Verdict::NotComparable(_) => 3,
+                Verdict::Inconclusive(_) | Verdict::NotComparable(_) => 3,
             }] += 1;
         }
         counts

@@ -5,7 +5,7 @@
 //! children ([`crate::engine::serve`]); the driver gets every record's inputs once,
 //! sends the same text to both, compares their answers (a difference is a
 //! verdict of its own, "broke"), then alternates single samples and judges
-//! the paired ratios (a sign test, see `stats.rs`). Instruction counts of
+//! the paired ratios, one change per pair of processes (see `stats.rs`). Instruction counts of
 //! both builds are compared exactly. Builds without serve mode still get
 //! answers and counts, and an unpaired time comparison labelled so.
 //!
@@ -16,9 +16,10 @@
 //! - `answers.rs`: both builds' answers, compared before anything is timed.
 //! - `time.rs`: a record's paired time, from `instances.rs` (fresh pairs
 //!   of processes), `pairs.rs` (the samples), `modes.rs` (a slow mode on
-//!   one side) and `stats.rs` (the sign test); unpaired through
-//!   `oneshot.rs` where a build does not serve.
-//! - `verdicts.rs`: Holm's correction over the time rows, and the warning.
+//!   one side) and `stats.rs` (Student's t over the pairs of processes,
+//!   at the run's level; `student.rs`); unpaired through `oneshot.rs`
+//!   where a build does not serve.
+//! - `verdicts.rs`: the one warning over the time rows.
 //! - `counts.rs`: instruction counts of both builds, judged exactly;
 //!   `attribute.rs`: where a time regression came from.
 //! - `table.rs`: what is printed; `records.rs`: what the results file
@@ -40,6 +41,7 @@ mod plan;
 mod records;
 mod single;
 mod stats;
+mod student;
 mod table;
 mod time;
 mod verdicts;
@@ -64,7 +66,7 @@ use reports::{Metric, Record};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use time::{time, time_note};
-use verdicts::{holm, warning};
+use verdicts::warning;
 
 /// Runs `ab`; `Err(Failed)` when a record regressed or broke.
 pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
@@ -100,10 +102,10 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         base,
         cap: base * EXTEND,
         threshold_pct: threshold(Metric::Time),
+        records: planned.len(),
     });
     let files = dir.join("files");
     let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], budget, &files);
-    holm(&mut tally.rows);
     let paired = a.child.is_some() && b.child.is_some();
     let environments =
         [&a, &b].map(|side| side.child.as_ref().and_then(|(_, h)| h.environment.clone()));
@@ -150,6 +152,11 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         pinning: pinning(options.core, &tally.cores),
         warning: warning(&tally.rows),
         rows: tally.rows,
+        family: if paired && budget.is_some() {
+            planned.len()
+        } else {
+            0
+        },
         notes,
     };
     crate::out!("{}", outcome.render(options.format));
@@ -159,6 +166,11 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut file =
         crate::machine::results_file(date, command, machine, crate::machine::build(), true);
+    // Each record carries its input set's parameters and the oracle, as
+    // `bench`'s do, so the report of an A/B file draws a sweep as a sweep.
+    for w in suite.workloads() {
+        w.annotate(&mut tally.records);
+    }
     file.records = keep_profiles(tally.records, &files, &beside);
     file.write(&path)?;
     eprintln!("ab: results written to {}", path.display());

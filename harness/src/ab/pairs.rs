@@ -18,11 +18,12 @@
 //! - **The pairs spread wide** (the host's other tenants, which leave no
 //!   trace in the machine). The budget is time, not a count fixed from a
 //!   warm-up a preemption can spoil; once it is spent, measuring goes on,
-//!   up to the cap, until there are as many undisturbed pairs as the
-//!   pairs' spread needs to resolve the threshold ([`stats::pairs_needed`]).
+//!   up to the cap, in more pairs of processes, until they are as many as
+//!   their spread needs to resolve the threshold (`instances.rs`,
+//!   [`stats::processes_needed`]).
 //!
 //! Sample length and the number of pairs follow disturbance and spread
-//! only, never the ratios, so the sign test's error rate holds.
+//! only, never the ratios, so the test's error rate holds.
 
 use super::child::Child;
 use super::stats;
@@ -44,6 +45,16 @@ pub struct Budget {
     pub cap: Duration,
     /// The threshold the pairs must resolve, in percent.
     pub threshold_pct: f64,
+    /// The records timed in the run: the family whose false-alarm rate
+    /// the level of every interval holds ([`stats::level`]).
+    pub records: usize,
+}
+
+impl Budget {
+    /// The two-sided level of the run's intervals.
+    pub fn level(&self) -> f64 {
+        stats::level(self.records)
+    }
 }
 
 /// One build's side of the pairing: its child and whether it can time a
@@ -71,15 +82,13 @@ pub struct Measured {
     pub probe: &'static str,
     /// How long the pairing took.
     pub elapsed: Duration,
-    /// The pairs the spread needed; more than `pairs.len()` when the cap
-    /// came first.
-    pub needed: usize,
 }
 
 impl Measured {
-    /// Whether there were as many undisturbed pairs as their spread needs.
-    pub fn resolved(&self) -> bool {
-        self.pairs.len() >= self.needed
+    /// Each pair of processes' change, over every undisturbed pair.
+    pub fn changes(&self) -> Vec<f64> {
+        let all: Vec<usize> = (0..self.pairs.len()).collect();
+        stats::process_changes(&self.pairs, &self.instances, &all)
     }
 }
 
@@ -137,7 +146,7 @@ fn window(shape: Shape, k: usize, inputs: usize) -> Option<Window> {
 /// Why [`Pairing::take`] stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
-    /// The pairs are enough for their spread, or the cap is reached.
+    /// The cap is reached, in time or in pairs.
     Done,
     /// The slice of time it was given is over; more pairs are wanted.
     Slice,
@@ -206,7 +215,6 @@ impl Pairing {
                 // The weakest way any sample was watched names them all.
                 probe: disturb::PROBE,
                 elapsed: Duration::ZERO,
-                needed: stats::MIN_PAIRS,
             },
         })
     }
@@ -223,8 +231,7 @@ impl Pairing {
     }
 
     /// Takes pairs from `a` and `b` (the processes of `instance`) until
-    /// `until` since the start, or until the pairing is done: the budget
-    /// spent and the pairs as many as their spread needs, or the cap.
+    /// `until` since the start, or until the cap.
     pub fn take(
         &mut self,
         a: &mut Side<'_>,
@@ -236,12 +243,6 @@ impl Pairing {
         loop {
             let elapsed = self.start.elapsed();
             if m.pairs.len() >= stats::MAX_PAIRS || elapsed >= self.budget.cap {
-                return Ok(Stop::Done);
-            }
-            if elapsed >= self.budget.base
-                && self.k.is_multiple_of(8)
-                && m.pairs.len() >= stats::pairs_needed(&m.pairs, self.budget.threshold_pct)
-            {
                 return Ok(Stop::Done);
             }
             if elapsed >= until {
@@ -274,11 +275,19 @@ impl Pairing {
         }
     }
 
+    /// How long since the pairing started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// What has been measured so far.
+    pub fn measured(&self) -> &Measured {
+        &self.measured
+    }
+
     /// What was measured.
     pub fn finish(mut self) -> Measured {
-        let m = &mut self.measured;
-        m.needed = stats::pairs_needed(&m.pairs, self.budget.threshold_pct);
-        m.elapsed = self.start.elapsed();
+        self.measured.elapsed = self.start.elapsed();
         self.measured
     }
 }

@@ -8,7 +8,6 @@ use super::pairs;
 use super::plan::Planned;
 use super::table::Row;
 use super::time::time;
-use super::verdicts::holm;
 use crate::error::Error;
 use crate::revision::Side;
 use reports::compare::Verdict;
@@ -53,7 +52,7 @@ pub fn paired_time(
         unit: unit.ok_or_else(|| Error::usage(format!("unknown workload '{workload}'")))?,
         plural,
     };
-    let mut row = match answers(None, &p, seed, &mut a, &mut b, files) {
+    let row = match answers(None, &p, seed, &mut a, &mut b, files) {
         Err(Verdict::NotComparable(why)) => return Err(Error::usage(why)),
         Err(verdict) | Ok(Compared::Differ(verdict, _)) => {
             let mut row = Row::new(&p, "answers", "");
@@ -70,6 +69,7 @@ pub fn paired_time(
                 base: budget,
                 cap: budget * EXTEND,
                 threshold_pct: threshold,
+                records: 1,
             };
             let core = crate::cores::least_busy(crate::cores::LOOK);
             time(
@@ -82,6 +82,5 @@ pub fn paired_time(
             )?
         }
     };
-    holm(std::slice::from_mut(&mut row));
     Ok(row)
 }

@@ -36,11 +36,18 @@ pub struct Row {
     /// The same for B.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub b_geomean: Option<f64>,
-    /// `B ÷ A − 1` in percent (paired time: the median of the pairs' ratios).
+    /// `B ÷ A − 1` in percent (paired time: the mean change of the pairs
+    /// of processes, each the median of its pairs).
     pub change_pct: Option<f64>,
-    /// Its 95 % interval in percent.
+    /// Its interval in percent, at `level` (paired time) or 95 %.
     pub interval_pct: Option<Interval>,
-    /// The p-value of "moved beyond the threshold", before Holm.
+    /// The two-sided level of the paired time's interval: the run's,
+    /// `1 − α ÷ m` for its m records, and the verdict is read from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
+    /// The p-value of "moved beyond the threshold", before Holm (unpaired
+    /// time, judged as `compare` judges).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub p_value: Option<f64>,
     /// The threshold applied, in percent.
     pub threshold_pct: f64,
@@ -55,12 +62,11 @@ pub struct Row {
     /// (paired time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slow_mode: Option<String>,
-    /// Pairs of processes the pairs came from (paired time; see
-    /// `instances.rs`).
+    /// Pairs of processes that gave a change, the units judged (paired
+    /// time; see `instances.rs`).
     pub processes: usize,
-    /// The spread of the change between them beyond their pairs' own, in
-    /// percent; the interval is widened by it (paired time, more than one
-    /// pair of processes).
+    /// The spread of the change between them (its σ), in percent: what
+    /// the interval is made of (paired time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub between_pct: Option<f64>,
     /// Seconds the pairs took (paired time).
@@ -97,6 +103,7 @@ impl Row {
             b_geomean: None,
             change_pct: None,
             interval_pct: None,
+            level: None,
             p_value: None,
             threshold_pct: 0.0,
             pairs: 0,
@@ -130,6 +137,7 @@ impl Row {
             b_geomean: None,
             change_pct: r.change_pct,
             interval_pct: r.interval_pct,
+            level: None,
             p_value: r.p_value,
             threshold_pct: r.threshold_pct,
             pairs: 0,
@@ -182,16 +190,38 @@ impl Row {
     }
 }
 
-const HEADER: [&str; 8] = [
-    "workload",
-    "variant",
-    "input set",
-    "metric",
-    "A",
-    "B",
-    "B/A change (95% interval)",
-    "verdict",
-];
+/// The table's header; `family`: the records whose paired times share
+/// the run's level (0: none paired).
+fn header(family: usize) -> [String; 8] {
+    let change = if family == 0 {
+        "B/A change (95% interval)".to_owned()
+    } else {
+        format!(
+            "B/A change ({}% interval, adjusted for {family} records)",
+            percent(super::stats::level(family))
+        )
+    };
+    [
+        "workload",
+        "variant",
+        "input set",
+        "metric",
+        "A",
+        "B",
+        &change,
+        "verdict",
+    ]
+    .map(str::to_owned)
+}
+
+/// A level as a percentage with as many decimals as tell it from 100:
+/// `99`, `99.929`.
+fn percent(level: f64) -> String {
+    let miss = (1.0 - level) * 100.0;
+    let decimals = (-miss.log10()).ceil().max(0.0) as usize + 1;
+    let text = format!("{:.decimals$}", level * 100.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
 
 /// Where the builds ran.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -243,33 +273,49 @@ pub struct Outcome {
     pub warning: Option<String>,
     /// Every judged (record, metric).
     pub rows: Vec<Row>,
+    /// The records timed in pairs, the family the level of their
+    /// intervals holds for; 0 when none was.
+    pub family: usize,
     /// What was not judged, or how, in a sentence each.
     pub notes: Vec<String>,
 }
 
 impl Outcome {
-    /// Counts of rows: regressed, broke, improved, no change, not comparable.
-    fn counts(&self) -> [usize; 5] {
-        let mut counts = [0; 5];
+    /// Counts of rows: regressed, broke, improved, no change,
+    /// inconclusive, not comparable.
+    fn counts(&self) -> [usize; 6] {
+        let mut counts = [0; 6];
         for r in &self.rows {
             counts[match r.verdict {
                 Verdict::Regressed => 0,
                 Verdict::Broke(_) => 1,
                 Verdict::Improved | Verdict::Fixed(_) => 2,
                 Verdict::NoChange => 3,
-                Verdict::NotComparable(_) => 4,
+                Verdict::Inconclusive(_) => 4,
+                Verdict::NotComparable(_) => 5,
             }] += 1;
         }
         counts
     }
 
     fn summary(&self) -> String {
-        let [regressed, broke, improved, same, other] = self.counts();
+        let [regressed, broke, improved, same, unsettled, other] = self.counts();
+        let time = if self.family == 0 {
+            format!("time: Holm-corrected at {:.0}%", compare::ALPHA * 100.0)
+        } else {
+            format!(
+                "time: Student's t over pairs of processes, each interval at {}% so that a run \
+                 of {} records raises a false alarm at most {}% of the time; moved only when \
+                 the interval lies beyond the threshold, no change only when within it",
+                percent(super::stats::level(self.family)),
+                self.family,
+                super::stats::ALPHA_RUN * 100.0
+            )
+        };
         format!(
             "{regressed} regressed, {broke} broke, {improved} improved, {same} no change, \
-             {other} not comparable (time: sign test on paired B/A, Holm-corrected at {:.0}%; \
-             instructions: exact; answers: canonical text)",
-            compare::ALPHA * 100.0
+             {unsettled} inconclusive, {other} not comparable ({time}; instructions: exact; \
+             answers: canonical text)"
         )
     }
 
@@ -298,7 +344,7 @@ impl Outcome {
     }
 
     fn text(&self) -> String {
-        let mut lines: Vec<[String; 8]> = vec![HEADER.map(str::to_owned)];
+        let mut lines: Vec<[String; 8]> = vec![header(self.family)];
         lines.extend(self.rows.iter().map(Row::cells));
         let mut widths = [0usize; 8];
         for line in &lines {
@@ -340,8 +386,8 @@ impl Outcome {
         let mut out = format!(
             "{}\n\n| {} |\n|{}\n",
             self.builds().replace('\n', "  \n"),
-            HEADER.join(" | "),
-            "---|".repeat(HEADER.len())
+            header(self.family).join(" | "),
+            "---|".repeat(8)
         );
         for row in &self.rows {
             let mut cells = row.cells();
@@ -392,7 +438,10 @@ impl Outcome {
             broke: usize,
             improved: usize,
             no_change: usize,
+            inconclusive: usize,
             not_comparable: usize,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            level: Option<f64>,
         }
         fn build(s: &Side) -> Build<'_> {
             Build {
@@ -400,7 +449,14 @@ impl Outcome {
                 exe: s.exe.display().to_string(),
             }
         }
-        let [regressed, broke, improved, no_change, not_comparable] = self.counts();
+        let [
+            regressed,
+            broke,
+            improved,
+            no_change,
+            inconclusive,
+            not_comparable,
+        ] = self.counts();
         let doc = Document {
             a: build(&self.a),
             b: build(&self.b),
@@ -412,21 +468,24 @@ impl Outcome {
             broke,
             improved,
             no_change,
+            inconclusive,
             not_comparable,
+            level: (self.family > 0).then(|| super::stats::level(self.family)),
         };
         serde_json::to_string_pretty(&doc).expect("the outcome serialises") + "\n"
     }
 
     /// `Err(Failed)` when a row regressed or broke; `Err(Usage)` when no
-    /// row could be judged (a gate that cannot judge does not pass).
+    /// row could be judged (a gate that cannot judge does not pass). An
+    /// inconclusive row was judged: it passes, listed in the summary.
     pub fn exit(&self) -> Result<(), Error> {
-        let [regressed, broke, improved, same, _] = self.counts();
+        let [regressed, broke, improved, same, unsettled, _] = self.counts();
         if regressed + broke > 0 {
             return Err(Error::failed(format!(
                 "{regressed} record(s) regressed, {broke} broke"
             )));
         }
-        if improved + same == 0 {
+        if improved + same + unsettled == 0 {
             return Err(Error::usage(
                 "ab: no record could be judged (see the reasons above)",
             ));

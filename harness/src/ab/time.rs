@@ -54,10 +54,9 @@ pub fn time(
     row.pairs = pairs.len();
     row.set_aside = measured.set_aside;
     row.seconds = measured.elapsed.as_secs_f64();
-    row.concern = concern(&measured, &disturbance, threshold);
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
-    // Judged on the pairs both sides share, the interval widened by the
-    // spread between pairs of processes.
+    // Judged on the pairs both sides share, one change per pair of
+    // processes.
     let shared = modes::shared(pairs, &measured.windows);
     let kept: Vec<(f64, f64)> = shared.kept.iter().map(|&i| pairs[i]).collect();
     row.outliers = shared.set_aside;
@@ -66,15 +65,12 @@ pub fn time(
         geomean(kept.iter().map(|p| p.0)),
         geomean(kept.iter().map(|p| p.1)),
     );
-    let (tau, slices) = instances::between(&measured, &shared.kept);
-    row.processes = slices.max(1);
-    row.between_pct = (slices > 1).then_some(tau * 100.0);
-    let judged = stats::judge(&kept, threshold).map(|j| stats::Judged {
-        interval: instances::widen(j.ratio, j.interval, tau, slices),
-        ..j
-    });
-    // Too few pairs to judge still leave their ratios to draw, about their
-    // plain median.
+    let changes = stats::process_changes(pairs, &measured.instances, &shared.kept);
+    row.processes = changes.len();
+    let judged = stats::judge(&changes, threshold, budget.level());
+    row.concern = concern(&disturbance);
+    // Too few pairs of processes to judge still leave their ratios to
+    // draw, about their plain median.
     let median = crate::stats::summarize(&row.ratios).map(|s| s.median);
     if let (Some(last), Some(median)) = (records.last_mut(), median) {
         last.paired = Some(Paired {
@@ -83,6 +79,7 @@ pub fn time(
             ratios: row.ratios.clone(),
         });
     }
+    let per_process = instances::per_process(&measured).as_secs_f64();
     match judged {
         Some(j) => {
             row.change_pct = Some((j.ratio - 1.0) * 100.0);
@@ -90,39 +87,45 @@ pub fn time(
                 low: (j.interval.low - 1.0) * 100.0,
                 high: (j.interval.high - 1.0) * 100.0,
             });
-            row.p_value = Some(j.p_value);
+            row.level = Some(j.level);
+            row.between_pct = Some(j.between * 100.0);
+            row.verdict = verdict(&j, threshold, per_process);
         }
         None => {
-            row.verdict = Verdict::NotComparable(format!(
-                "{} pairs, fewer than {}",
-                kept.len(),
-                stats::MIN_PAIRS
+            row.verdict = Verdict::Inconclusive(format!(
+                "{} pair(s) of processes gave a change, fewer than {}: give it more --seconds",
+                changes.len(),
+                stats::MIN_PROCESSES
             ));
         }
     }
     Ok(row)
 }
 
-/// Why a paired time's verdict may not hold: too many pairs disturbed, or
-/// too few undisturbed ones for how widely they spread.
-fn concern(measured: &pairs::Measured, d: &Disturbance, threshold: f64) -> Option<String> {
-    let mut why: Vec<String> = d
-        .too_busy("pairs")
-        .map(|busy| format!("{busy}, set aside"))
-        .into_iter()
-        .collect();
-    if !measured.resolved() {
-        let spread = stats::spread(&measured.pairs).unwrap_or(0.0) * 100.0;
-        why.push(format!(
-            "pairs spread ±{spread:.2} %: resolving {threshold} % needs {} undisturbed pairs for {:.0} % power, {} measured in {:.1} s reached {:.0} %",
-            measured.needed,
-            stats::POWER * 100.0,
-            measured.pairs.len(),
-            measured.elapsed.as_secs_f64(),
-            stats::power(&measured.pairs, threshold) * 100.0,
-        ));
+/// The verdict an interval calls for: moved only when it lies wholly
+/// beyond the threshold, no change only when wholly within it; else
+/// inconclusive, with the power reached and the seconds (at `per_process`
+/// seconds a pair of processes) that would settle it.
+fn verdict(j: &stats::Judged, threshold: f64, per_process: f64) -> Verdict {
+    match j.moved {
+        stats::Moved::Slower => Verdict::Regressed,
+        stats::Moved::Faster => Verdict::Improved,
+        stats::Moved::Within => Verdict::NoChange,
+        stats::Moved::Unsettled => Verdict::Inconclusive(format!(
+            "the interval straddles ±{threshold} %; {} pairs of processes reached {:.0} % power \
+             for a {:.0} % change, about {:.0} s in all would reach {:.0} %",
+            j.processes,
+            j.power * 100.0,
+            2.0 * threshold,
+            j.needed.max(j.processes + 1) as f64 * per_process,
+            stats::POWER * 100.0
+        )),
     }
-    (!why.is_empty()).then(|| why.join("; "))
+}
+
+/// Why a paired time's verdict may not hold: too many pairs disturbed.
+fn concern(d: &Disturbance) -> Option<String> {
+    d.too_busy("pairs").map(|busy| format!("{busy}, set aside"))
 }
 
 /// The note on how time was measured: the budget, the cap, and the
@@ -244,52 +247,49 @@ mod tests {
         assert_eq!(geomean(std::iter::empty()), None);
     }
 
-    /// `n` pairs about a ratio of 1 whose log-ratios spread evenly over
-    /// ±`width`.
-    fn pairs(n: usize, width: f64) -> Vec<(f64, f64)> {
-        (0..n)
-            .map(|i| {
-                let u = (i * 37 % n) as f64 / n as f64 - 0.5;
-                (100.0, 100.0 * (2.0 * width * u).exp())
-            })
-            .collect()
-    }
-
-    fn measured(pairs: Vec<(f64, f64)>, set_aside: usize) -> (pairs::Measured, Disturbance) {
-        let needed = stats::pairs_needed(&pairs, 0.5);
-        let d = Disturbance {
-            taken: (pairs.len() + set_aside) as u32,
-            set_aside: set_aside as u32,
-            probe: "rusage".into(),
-        };
-        let m = pairs::Measured {
-            windows: vec![0; pairs.len()],
-            instances: vec![0; pairs.len()],
-            pairs,
-            set_aside,
-            probe: "rusage",
-            elapsed: Duration::from_secs(2),
-            needed,
-        };
-        (m, d)
+    fn judged(moved: stats::Moved) -> stats::Judged {
+        stats::Judged {
+            ratio: 1.0,
+            interval: Interval {
+                low: 0.99,
+                high: 1.01,
+            },
+            level: 0.99,
+            processes: 10,
+            between: 0.01,
+            moved,
+            power: 0.4,
+            needed: 30,
+        }
     }
 
     #[test]
-    fn noise_from_outside_the_machine_is_named_though_no_sample_was_disturbed() {
-        // 400 quiet pairs within ±0.2 %: nothing to say.
-        let (m, d) = measured(pairs(400, 0.002), 4);
-        assert_eq!(concern(&m, &d, 0.5), None);
-        // The same count spread over ±5 %: no pair disturbed, yet too
-        // few for the spread.
-        let (m, d) = measured(pairs(400, 0.05), 0);
-        let why = concern(&m, &d, 0.5).expect("a concern");
+    fn an_interval_that_straddles_the_threshold_says_what_would_settle_it() {
+        use stats::Moved::*;
+        assert_eq!(verdict(&judged(Slower), 1.0, 0.2), Verdict::Regressed);
+        assert_eq!(verdict(&judged(Faster), 1.0, 0.2), Verdict::Improved);
+        assert_eq!(verdict(&judged(Within), 1.0, 0.2), Verdict::NoChange);
+        let Verdict::Inconclusive(why) = verdict(&judged(Unsettled), 1.0, 0.2) else {
+            panic!("not inconclusive");
+        };
         assert!(
-            why.contains("pairs spread ±") && why.contains("needs"),
+            why.contains("straddles ±1 %")
+                && why.contains("40 % power")
+                && why.contains("about 6 s"),
             "{why}"
         );
-        // Many pairs set aside is a concern of its own.
-        let (m, d) = measured(pairs(400, 0.002), 100);
-        let why = concern(&m, &d, 0.5).expect("a concern");
+        assert!(!Verdict::Inconclusive(why).fails());
+    }
+
+    #[test]
+    fn many_pairs_set_aside_are_a_concern() {
+        let d = |set_aside: u32| Disturbance {
+            taken: 400 + set_aside,
+            set_aside,
+            probe: "rusage".into(),
+        };
+        assert_eq!(concern(&d(4)), None);
+        let why = concern(&d(100)).expect("a concern");
         assert!(why.contains("100 of 500 pairs disturbed"), "{why}");
     }
 }

@@ -1,30 +1,8 @@
-//! What holds across the rows: Holm's correction makes each paired time's
-//! p-value a verdict, the family's error rate kept however many records
-//! are compared, and the rows whose verdict may not hold make one warning.
+//! What holds across the rows: the rows whose verdict may not hold make
+//! one warning. (The family's error rate is kept by the level of every
+//! interval, `stats::level`, fixed before the first record is timed.)
 
 use super::table::Row;
-use reports::compare::{ALPHA, Verdict, holm_rejects};
-
-/// Holm's correction over the paired time rows: those whose p-value
-/// survives moved beyond the threshold, in the direction of their change.
-pub fn holm(rows: &mut [Row]) {
-    let tested: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].metric == "time" && rows[i].p_value.is_some())
-        .collect();
-    let p: Vec<f64> = tested.iter().filter_map(|&i| rows[i].p_value).collect();
-    for (&i, moved) in tested.iter().zip(holm_rejects(&p, ALPHA)) {
-        // A move whose interval (widened by the spread between processes)
-        // still holds no change is not shown.
-        let beyond = rows[i]
-            .interval_pct
-            .is_none_or(|v| v.low > 0.0 || v.high < 0.0);
-        rows[i].verdict = match (moved && beyond, rows[i].change_pct.unwrap_or(0.0) > 0.0) {
-            (false, _) => Verdict::NoChange,
-            (true, true) => Verdict::Regressed,
-            (true, false) => Verdict::Improved,
-        };
-    }
-}
 
 /// The one warning line for the rows with a concern, if any.
 pub fn warning(rows: &[Row]) -> Option<String> {

@@ -256,6 +256,12 @@ impl<'b, 'o> Prober<'b, 'o> {
                             commit.short()
                         )));
                     }
+                    Verdict::Inconclusive(why) => {
+                        return Err(Error::usage(format!(
+                            "{COMMAND}: {}: time inconclusive: {why}",
+                            commit.short()
+                        )));
+                    }
                 };
             }
         }
