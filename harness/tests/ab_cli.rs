@@ -164,7 +164,13 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         !err.contains(&format!("building {}", &base)),
         "reused: {err}"
     );
-    assert_eq!(verdict(&out, "time"), Some("no change"), "{out}{err}");
+    // The same code: no change, or (a busy machine) too little evidence
+    // to say, which passes; never a move.
+    let same = verdict(&out, "time").unwrap_or_default();
+    assert!(
+        same == "no change" || same.starts_with("inconclusive"),
+        "{out}{err}"
+    );
 
     // A revision that does not build, or is no revision: one line naming it.
     for (rev, message) in [
@@ -403,7 +409,11 @@ fn slow_mode_is_named_and_favours_neither(driver: &Path, dir: &Path, build: &Pat
         let (out, err) = text(&o);
         let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
         let row = &json["rows"][0];
-        assert_eq!(row["verdict"], "no_change", "{row}{err}");
+        // Not pulled its way: no change, or too little evidence to say.
+        assert!(
+            ["no_change", "inconclusive"].contains(&row["verdict"].as_str().unwrap_or_default()),
+            "{row}{err}"
+        );
         let mode = row["slow_mode"].as_str().unwrap_or_default();
         assert!(
             mode.starts_with(&format!("{slow}'s samples are bimodal")),
