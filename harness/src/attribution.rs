@@ -83,11 +83,14 @@ impl Attribution {
     /// Ranks the functions of `a` and `b` (the same record, counted by
     /// both) by the change in `metric`, and draws the differential flame
     /// graphs as `<flames>.svg` and `<flames>.vanished.svg` when given.
+    /// Source lines are named from the root of the tree each build was
+    /// made from: an `ab` export, or one of `roots` (the checkout).
     pub fn between(
         a: Counted<'_>,
         b: Counted<'_>,
         metric: Metric,
         flames: Option<&Path>,
+        roots: &[&Path],
     ) -> Attribution {
         let profiles = a.profile().and_then(|pa| Ok((pa, b.profile()?)));
         let (pa, pb) = match profiles {
@@ -95,7 +98,8 @@ impl Attribution {
             Err(why) => return Attribution::note(metric, format!("no attribution: {why}")),
         };
         let elements = |c: Counted<'_>| c.record.elements_per_sample.max(1);
-        let table = match Delta::between(&pa, &pb, metric, elements(a), elements(b), TOP) {
+        let sides = [elements(a), elements(b)];
+        let table = match Delta::between(&pa, &pb, metric, sides, TOP, roots) {
             Ok(table) => table,
             Err(why) => return Attribution::note(metric, format!("no attribution: {why}")),
         };
@@ -185,13 +189,15 @@ pub fn file_stem(parts: &[&str]) -> String {
 
 /// Where `b` changed from `a` in `metric` (the same record, each counted
 /// in a results file in `dirs`), the flame graphs in `beside`, named for
-/// the record.
+/// the record; `roots` are the checkouts a build may have been made in
+/// (see [`Attribution::between`]).
 pub fn changed(
     a: &Record,
     b: &Record,
     metric: Metric,
     dirs: [&Path; 2],
     beside: &Path,
+    roots: &[&Path],
 ) -> Attribution {
     let stem = file_stem(&[
         &b.workload,
@@ -211,6 +217,7 @@ pub fn changed(
         },
         metric,
         Some(&beside.join(stem)),
+        roots,
     )
 }
 
@@ -238,7 +245,9 @@ pub fn of_comparison(
                 metric.as_str(),
                 r.verdict.label()
             );
-            (name, changed(r.base, r.new, metric, dirs, beside))
+            // No checkout: a results file does not say where its program
+            // was built (`ab`'s exports name themselves).
+            (name, changed(r.base, r.new, metric, dirs, beside, &[]))
         })
         .collect()
 }
@@ -290,7 +299,8 @@ mod tests {
         let side = |record| Counted { dir: &data, record };
         let out = std::env::temp_dir().join(format!("bitbench-where-{}", std::process::id()));
         let flames = out.join("components-swar-density_0.5");
-        let found = Attribution::between(side(&a), side(&b), Metric::Instructions, Some(&flames));
+        let found =
+            Attribution::between(side(&a), side(&b), Metric::Instructions, Some(&flames), &[]);
         let table = found.table.as_ref().expect("a table");
         assert!(!table.rows.is_empty() && found.note.is_none(), "{found:?}");
         assert_eq!(found.flame_graphs.len(), 2);
@@ -303,21 +313,21 @@ mod tests {
             found.markdown()
         );
         // The cache simulation's misses are not in a plain count.
-        let misses = Attribution::between(side(&a), side(&b), Metric::D1Misses, None);
+        let misses = Attribution::between(side(&a), side(&b), Metric::D1Misses, None, &[]);
         assert!(
             misses.table.is_none() && misses.note.is_some(),
             "{misses:?}"
         );
 
         let none = counted(None);
-        let why = Attribution::between(side(&a), side(&none), Metric::Instructions, None);
+        let why = Attribution::between(side(&a), side(&none), Metric::Instructions, None, &[]);
         assert!(why.note.unwrap().contains("kept no profile"));
         let skipped = Record {
             status: Status::Skipped,
             reason: Some("not countable: valgrind has no AVX-512".into()),
             ..counted(None)
         };
-        let why = Attribution::between(side(&skipped), side(&b), Metric::Instructions, None);
+        let why = Attribution::between(side(&skipped), side(&b), Metric::Instructions, None, &[]);
         assert!(why.note.unwrap().contains("valgrind has no AVX-512"));
         std::fs::remove_dir_all(out).ok();
     }

@@ -7,11 +7,12 @@ use super::plan::Planned;
 use super::records::labelled;
 use super::table::Row;
 use crate::attribution::{self, Attribution};
+use crate::entry::Origin;
 use crate::error::Error;
-use crate::revision::Side;
+use crate::revision::{self, Side};
 use reports::compare::{Verdict, compare};
 use reports::{Metric, Record, ResultsFile};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why instructions cannot be counted here, if they cannot: what `ab`,
 /// `matrix` and `history` say before they go on without counts.
@@ -20,6 +21,17 @@ pub fn count_tools() -> Option<String> {
     return crate::counting::check_tools().err();
     #[cfg(not(feature = "count"))]
     Some("this program was built without bitbench's `count` feature".to_owned())
+}
+
+/// The repository `origin` was built in, which holds the sources of a
+/// build made in place (one made in an export names itself; see
+/// [`Counter::checkout`]); `None` outside a git repository.
+pub fn checkout(origin: &Origin) -> Option<PathBuf> {
+    let top = revision::git(
+        Path::new(origin.manifest_dir),
+        &["rev-parse", "--show-toplevel"],
+    );
+    top.ok().map(PathBuf::from)
 }
 
 /// One workload's planned records and both builds' counts of them.
@@ -40,6 +52,9 @@ pub struct Counter<'a> {
     pub beside: &'a Path,
     /// The program, as the hints naming its commands call it.
     pub program: &'a str,
+    /// The program's checkout, where a build made in place (not in an
+    /// export) has its sources: attribution names files from it.
+    pub checkout: Option<&'a Path>,
 }
 
 impl Counter<'_> {
@@ -129,6 +144,7 @@ impl Counter<'_> {
     /// Where `b` changed from `a` in `metric`, its flame graphs beside the
     /// results file.
     pub fn attribute(&self, a: &Record, b: &Record, metric: Metric) -> Attribution {
-        attribution::changed(a, b, metric, [self.files; 2], self.beside)
+        let roots = self.checkout.as_slice();
+        attribution::changed(a, b, metric, [self.files; 2], self.beside, roots)
     }
 }

@@ -343,11 +343,14 @@ fn attribute(
     let (a, b) = (read(before)?, read(after)?);
     let flames = after.counted.as_ref()?.with_extension("");
     let dirs = [files; 2];
+    // Every commit is built in the builder's export of it, which names
+    // itself: no checkout to name files from.
     Some(attribution::changed(
         &a,
         &b,
         Metric::Instructions,
         dirs,
         &flames,
+        &[],
     ))
 }

@@ -10,10 +10,11 @@
 
 use super::callgrind::{Profile, SourceLine};
 use super::measure::{Measure, MetricError};
-use super::symbol::short_path;
+use super::symbol::source_name;
 use crate::Metric;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The share of the total change one function must hold for its source
 /// lines to be ranked too.
@@ -68,7 +69,8 @@ pub struct Rest {
 /// One source line's row.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LineRow {
-    /// The line, with its file as callgrind names it.
+    /// The line, its file named from the root of the tree it was built
+    /// from (`src/lib.rs`), or from its crate on outside it.
     #[serde(flatten)]
     pub source: SourceLine,
     /// Its cost per element.
@@ -107,18 +109,21 @@ pub struct Delta {
 impl Delta {
     /// The change from `before` to `after` under `metric`, per element of
     /// batches of `elements_before` and `elements_after` (0 counts as 1),
-    /// with the `top` functions (and lines) that moved most.
+    /// with the `top` functions (and lines) that moved most. `roots` are
+    /// the checkouts the two builds may have been compiled in: a source
+    /// file under one is named by its path from it, as one in an `ab`
+    /// export is from the export's root.
     pub fn between(
         before: &Profile,
         after: &Profile,
         metric: Metric,
-        elements_before: u64,
-        elements_after: u64,
+        [elements_before, elements_after]: [u64; 2],
         top: usize,
+        roots: &[&Path],
     ) -> Result<Delta, MetricError> {
         let sides = [
-            Side::new(before, metric, elements_before)?,
-            Side::new(after, metric, elements_after)?,
+            Side::new(before, metric, elements_before, roots)?,
+            Side::new(after, metric, elements_after, roots)?,
         ];
         let total = sides[0].change(&sides[1], |s| s.measure.of(s.profile.totals()));
         let mut names: Vec<&str> = before
@@ -162,14 +167,21 @@ struct Side<'a> {
     profile: &'a Profile,
     measure: Measure,
     elements: f64,
+    roots: &'a [&'a Path],
 }
 
 impl<'a> Side<'a> {
-    fn new(profile: &'a Profile, metric: Metric, elements: u64) -> Result<Side<'a>, MetricError> {
+    fn new(
+        profile: &'a Profile,
+        metric: Metric,
+        elements: u64,
+        roots: &'a [&'a Path],
+    ) -> Result<Side<'a>, MetricError> {
         Ok(Side {
             profile,
             measure: profile.measure(metric)?,
             elements: elements.max(1) as f64,
+            roots,
         })
     }
 
@@ -193,15 +205,19 @@ impl<'a> Side<'a> {
             .map_or(0, |f| f.inclusive(&self.measure))
     }
 
-    /// The function's cost per source line, keyed by the path from its
-    /// crate on: two builds of one commit from different checkouts (as
-    /// `ab` exports them) name the same line by different absolute paths.
+    /// The function's cost per source line, keyed by the file's path in
+    /// its tree: two builds (two revisions' exports, a copy of the working
+    /// tree, the checkout) name the same line by different absolute paths.
     fn lines(&self, name: &str) -> BTreeMap<SourceLine, u64> {
         let mut lines = BTreeMap::new();
+        let mut names: BTreeMap<&str, String> = BTreeMap::new();
         if let Some(f) = self.profile.function(name) {
             for (line, cost) in f.lines() {
+                let file = names
+                    .entry(&line.file)
+                    .or_insert_with(|| source_name(&line.file, self.roots));
                 let key = SourceLine {
-                    file: short_path(&line.file),
+                    file: file.clone(),
                     line: line.line,
                 };
                 *lines.entry(key).or_default() += self.measure.of(cost);
@@ -292,7 +308,7 @@ mod tests {
         for (a, b, metric) in pairs {
             let (a, b) = (sample(a), sample(b));
             for top in [0, 1, 3, 100] {
-                let d = Delta::between(&a, &b, metric, 1024, 1000, top).unwrap();
+                let d = Delta::between(&a, &b, metric, [1024, 1000], top, &[]).unwrap();
                 assert!(d.rows.len() <= top);
                 assert!(
                     close(sum_of_rows(&d), d.total.delta),
@@ -302,41 +318,80 @@ mod tests {
                 assert!(deltas.windows(2).all(|w| w[0] >= w[1]), "{deltas:?}");
             }
             // The total is the record's value: the totals line per element.
-            let d = Delta::between(&a, &b, metric, 1024, 1000, 5).unwrap();
+            let d = Delta::between(&a, &b, metric, [1024, 1000], 5, &[]).unwrap();
             let m = a.measure(metric).unwrap();
             assert!(close(d.total.before, m.of(a.totals()) as f64 / 1024.0));
         }
     }
 
-    #[test]
-    fn a_line_is_the_same_line_from_another_checkout() {
-        // `ab` builds each revision from its own export of the tree, so
-        // one source line comes with two absolute paths.
+    /// Sample profile `i` as `ab` would have it from one tree: its files
+    /// from our checkout (`/work/main/`) moved to `tree`.
+    fn from_tree(i: usize, moves: &str, tree: &str) -> Profile {
         let text = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/data/callgrind")
-                .join(SAMPLES[1]),
+                .join(SAMPLES[i]),
         )
         .unwrap();
-        let a = Profile::parse(&text).unwrap();
-        let moved = text.replace("=/work/main/", "=/tmp/elsewhere/src/abc123/");
-        assert_ne!(moved, text, "the sample names our checkout");
-        let b = Profile::parse(&moved).unwrap();
-        let d = Delta::between(&a, &b, Metric::Instructions, 1, 1, 10).unwrap();
+        assert!(text.contains(moves), "the sample names {moves}");
+        Profile::parse(&text.replace(moves, tree)).unwrap()
+    }
+
+    /// The line table of the function that costs most in `a`, as both
+    /// sides name its lines; `Delta` must see no change between them.
+    fn same_lines(a: &Profile, b: &Profile, roots: &[&Path]) -> Vec<SourceLine> {
+        let d = Delta::between(a, b, Metric::Instructions, [1, 1], 10, roots).unwrap();
         assert!(d.rows.is_empty(), "{d:?}");
         let function = &a
             .functions()
             .max_by_key(|(_, f)| f.self_cost()[0])
             .unwrap()
             .0;
-        let [before, after] = [&a, &b].map(|p| Side::new(p, Metric::Instructions, 1).unwrap());
-        assert_eq!(before.lines(function), after.lines(function));
+        let [before, after] = [a, b].map(|p| Side::new(p, Metric::Instructions, 1, roots).unwrap());
+        let lines = before.lines(function);
+        assert_eq!(lines, after.lines(function));
+        lines.into_keys().collect()
+    }
+
+    /// Two commits, as `ab` exports them.
+    const A: &str = "134951b57b0f2c1d9e8a7b6c5d4e3f2a1b0c9d8e";
+    const B: &str = "b238f8640a1b2c3d4e5f60718293a4b5c6d7e8f9";
+
+    #[test]
+    fn a_crate_at_the_repository_root_keeps_its_lines_across_revisions() {
+        // The components crate as a repository of its own: each revision
+        // exported under its commit, the working tree copied as
+        // `<commit>-dirty`; a line is `src/swar.rs:N` in all three.
+        let crate_ = "=/work/main/impls/components/";
+        let exports = "=/home/u/crate/target/bitbench-ab/src";
+        let a = from_tree(1, crate_, &format!("{exports}/{A}/"));
+        for tree in [B.to_owned(), format!("{A}-dirty")] {
+            let b = from_tree(1, crate_, &format!("{exports}/{tree}/"));
+            let lines = same_lines(&a, &b, &[Path::new("/home/u/crate")]);
+            assert!(lines.iter().any(|l| l.file == "src/swar.rs"), "{lines:?}");
+            assert!(lines.iter().all(|l| !l.file.contains(A)), "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_workspace_member_keeps_its_lines_from_an_export_to_the_checkout() {
+        // A revision's export against the working tree built where it is.
+        let checkout = "=/work/main/";
+        let a = from_tree(1, checkout, &format!("=/tmp/t/bitbench-ab/src/{A}/"));
+        let b = from_tree(1, checkout, checkout);
+        let lines = same_lines(&a, &b, &[Path::new("/work/main")]);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.file == "impls/components/src/swar.rs"),
+            "{lines:?}"
+        );
     }
 
     #[test]
     fn the_function_that_moved_most_leads_with_its_before_and_after() {
         let (a, b) = (sample(SAMPLES[0]), sample(SAMPLES[1]));
-        let d = Delta::between(&a, &b, Metric::Instructions, 1024, 1024, 3).unwrap();
+        let d = Delta::between(&a, &b, Metric::Instructions, [1024, 1024], 3, &[]).unwrap();
         assert_eq!(d.total.before, 858949.0 / 1024.0);
         assert_eq!(d.total.after, 606707.0 / 1024.0);
         let first = &d.rows[0];
@@ -365,7 +420,7 @@ mod tests {
         // One more level of the naive search: nearly all of the extra work
         // is in the recursive walk.
         let (a, b) = (sample(SAMPLES[4]), sample(SAMPLES[5]));
-        let d = Delta::between(&a, &b, Metric::Instructions, 1, 1, 4).unwrap();
+        let d = Delta::between(&a, &b, Metric::Instructions, [1, 1], 4, &[]).unwrap();
         assert_eq!(d.rows[0].function, "cephalopod::naive::sum_paths");
         let lines = d.lines.as_ref().expect("sum_paths holds the change");
         assert_eq!(lines.function, "cephalopod::naive::sum_paths");
@@ -375,21 +430,21 @@ mod tests {
         assert!(lines.rows.iter().all(|r| r.source.file.ends_with(".rs")));
         // Spread changes rank no lines.
         let (a, b) = (sample(SAMPLES[0]), sample(SAMPLES[5]));
-        let d = Delta::between(&a, &b, Metric::Instructions, 1, 1, 4).unwrap();
+        let d = Delta::between(&a, &b, Metric::Instructions, [1, 1], 4, &[]).unwrap();
         assert!(d.lines.is_none());
     }
 
     #[test]
     fn new_and_vanished_costs_have_no_percentage() {
         let (a, b) = (sample(SAMPLES[0]), sample(SAMPLES[5]));
-        let d = Delta::between(&a, &b, Metric::Instructions, 1, 1, 100).unwrap();
+        let d = Delta::between(&a, &b, Metric::Instructions, [1, 1], 100, &[]).unwrap();
         let new = d.rows.iter().find(|r| r.self_cost.before == 0.0).unwrap();
         let gone = d.rows.iter().find(|r| r.self_cost.after == 0.0).unwrap();
         assert_eq!(
             (new.self_cost.percent, gone.self_cost.percent),
             (None, None)
         );
-        let same = Delta::between(&a, &a, Metric::Instructions, 1, 1, 5).unwrap();
+        let same = Delta::between(&a, &a, Metric::Instructions, [1, 1], 5, &[]).unwrap();
         assert!(same.rows.is_empty() && same.lines.is_none());
         assert_eq!(same.rest.cost.delta, 0.0);
     }
@@ -397,7 +452,7 @@ mod tests {
     #[test]
     fn a_metric_the_profile_lacks_is_an_error() {
         let (a, b) = (sample(SAMPLES[0]), sample(SAMPLES[1]));
-        let err = Delta::between(&a, &b, Metric::D1Misses, 1, 1, 5).unwrap_err();
+        let err = Delta::between(&a, &b, Metric::D1Misses, [1, 1], 5, &[]).unwrap_err();
         assert!(matches!(
             err,
             MetricError::MissingEvent { event: "D1mr", .. }

@@ -7,7 +7,6 @@
 //! and Markdown (never in JSON), so that rows stay one line.
 
 use super::delta::{Change, Delta, Rest};
-use super::symbol::short_path;
 use crate::compare::Format;
 use crate::numbers::sig3;
 use std::fmt::Write;
@@ -53,7 +52,7 @@ impl Delta {
                     0 => "?".to_owned(),
                     n => n.to_string(),
                 };
-                let label = format!("{}:{line}", short_path(&row.source.file));
+                let label = format!("{}:{line}", row.source.file);
                 grid.push(label, change_cells(&row.cost));
             }
             grid.push_rest(&lines.rest, "line");
@@ -203,9 +202,9 @@ mod tests {
             &sample(SAMPLES[a]),
             &sample(SAMPLES[b]),
             Metric::Instructions,
-            1024,
-            1024,
+            [1024, 1024],
             top,
+            &[],
         )
         .unwrap()
     }

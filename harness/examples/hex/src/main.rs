@@ -1,0 +1,1 @@
+bitbench::main!(hex_encoders::HEX);
