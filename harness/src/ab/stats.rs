@@ -137,12 +137,17 @@ pub fn judge(changes: &[f64], threshold_pct: f64, level: f64) -> Option<Judged> 
     let se = sd / (k as f64).sqrt();
     let half = half_width(k, level) * se;
     let (low, high) = (mean - half, mean + half);
-    let t = (1.0 + threshold_pct / 100.0).ln();
-    let moved = if low > t {
+    // The threshold in percent on both sides, as the interval is printed,
+    // so that no row's verdict contradicts the figures beside it.
+    let (up, down) = (
+        (1.0 + threshold_pct / 100.0).ln(),
+        (1.0 - threshold_pct / 100.0).ln(),
+    );
+    let moved = if low > up {
         Moved::Slower
-    } else if high < -t {
+    } else if high < down {
         Moved::Faster
-    } else if low >= -t && high <= t {
+    } else if low >= down && high <= up {
         Moved::Within
     } else {
         Moved::Unsettled
@@ -157,7 +162,7 @@ pub fn judge(changes: &[f64], threshold_pct: f64, level: f64) -> Option<Judged> 
         processes: k,
         between: sd,
         moved,
-        power: power(k, sd, t, level),
+        power: power(k, sd, up, level),
         needed: processes_needed(sd, threshold_pct, level),
     })
 }
@@ -256,6 +261,24 @@ pub(super) mod tests {
             .collect()
     }
 
+    /// What the printed interval says, read as a reader of the table
+    /// reads it: in percent against the threshold.
+    fn read_off(j: &Judged, threshold_pct: f64) -> Moved {
+        let (low, high) = (
+            (j.interval.low - 1.0) * 100.0,
+            (j.interval.high - 1.0) * 100.0,
+        );
+        if low > threshold_pct {
+            Moved::Slower
+        } else if high < -threshold_pct {
+            Moved::Faster
+        } else if low >= -threshold_pct && high <= threshold_pct {
+            Moved::Within
+        } else {
+            Moved::Unsettled
+        }
+    }
+
     /// How many of `runs` runs of `records` records each, at threshold
     /// 1 % and the run's level, call some record moved.
     fn alarms(runs: usize, records: usize, k: usize, shift: f64, tau: f64) -> usize {
@@ -265,6 +288,7 @@ pub(super) mod tests {
                 (0..records).any(|_| {
                     let changes = record(&mut n, k, shift, tau, 0.001);
                     let j = judge(&changes, 1.0, level(records)).unwrap();
+                    assert_eq!(j.moved, read_off(&j, 1.0), "{j:?}");
                     matches!(j.moved, Moved::Slower | Moved::Faster)
                 })
             })

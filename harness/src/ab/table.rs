@@ -527,6 +527,20 @@ mod tests {
         }
     }
 
+    /// The header names the level the verdicts were read from, with the
+    /// digits that tell it from 100 %.
+    #[test]
+    fn the_header_says_the_level_and_the_family_it_is_adjusted_for() {
+        assert_eq!(percent(super::super::stats::level(1)), "99");
+        assert_eq!(percent(super::super::stats::level(14)), "99.929");
+        assert_eq!(percent(super::super::stats::level(200)), "99.995");
+        assert_eq!(
+            header(14)[6],
+            "B/A change (99.929% interval, adjusted for 14 records)"
+        );
+        assert_eq!(header(0)[6], "B/A change (95% interval)");
+    }
+
     /// A record whose time and instructions both moved prints where once.
     #[test]
     fn one_where_block_for_a_record_whose_metrics_share_it() {
