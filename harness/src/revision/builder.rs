@@ -219,7 +219,9 @@ impl<'a> Builder<'a> {
             .ok()
             .and_then(|out| serde_json::from_slice::<serde_json::Value>(&out.stdout).ok())
             .unwrap_or_default();
-        let packages = metadata["packages"].as_array().map_or(&[][..], Vec::as_slice);
+        let packages = metadata["packages"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
         let members = packages
             .iter()
             .filter_map(|p| p["name"].as_str().map(str::to_owned))
@@ -352,9 +354,8 @@ impl<'a> Builder<'a> {
 /// dropped.
 fn lock(command: &str, target: &Path) -> Result<std::fs::File, Error> {
     let path = target.join("bitbench-build.lock");
-    let failed = |e: std::io::Error| {
-        Error::usage(format!("{command}: cannot lock {}: {e}", path.display()))
-    };
+    let failed =
+        |e: std::io::Error| Error::usage(format!("{command}: cannot lock {}: {e}", path.display()));
     std::fs::create_dir_all(target).map_err(failed)?;
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -363,7 +364,10 @@ fn lock(command: &str, target: &Path) -> Result<std::fs::File, Error> {
         .open(&path)
         .map_err(failed)?;
     if file.try_lock().is_err() {
-        eprintln!("{command}: waiting for another build in {}", target.display());
+        eprintln!(
+            "{command}: waiting for another build in {}",
+            target.display()
+        );
         file.lock().map_err(failed)?;
     }
     Ok(file)

@@ -48,5 +48,9 @@ pub(super) fn metadata_target(dir: &Path, command: &str) -> Result<PathBuf, Erro
     metadata["target_directory"]
         .as_str()
         .map(PathBuf::from)
-        .ok_or_else(|| Error::usage(format!("{command}: `cargo metadata` names no target directory")))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "{command}: `cargo metadata` names no target directory"
+            ))
+        })
 }

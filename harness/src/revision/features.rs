@@ -73,7 +73,9 @@ struct Features<'a>(Option<&'a serde_json::Map<String, Value>>);
 
 impl Features<'_> {
     fn names(&self) -> impl Iterator<Item = &str> {
-        self.0.into_iter().flat_map(|m| m.keys().map(String::as_str))
+        self.0
+            .into_iter()
+            .flat_map(|m| m.keys().map(String::as_str))
     }
 
     fn entries(&self, feature: &str) -> impl Iterator<Item = String> {

@@ -75,7 +75,8 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
             "history bisect: instructions cannot be counted here ({why}); try --metric time"
         )));
     }
-    let builder = Builder::open(suite.origin(), "history bisect")?.with_features(args.features.list);
+    let builder =
+        Builder::open(suite.origin(), "history bisect")?.with_features(args.features.list);
     let options = Options {
         good: args.good,
         bad: args.bad,
