@@ -340,6 +340,7 @@ mod tests {
             manifest_dir: "/toy",
             commit: None,
             dirty: None,
+            source: None,
         };
         let suite = Suite::new(&[&builtin::meteor::METEOR], origin).unwrap();
         let commands: Vec<String> = Cli::command()

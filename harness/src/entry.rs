@@ -25,6 +25,18 @@ pub struct Origin {
     pub commit: Option<&'static str>,
     /// `true` when that tree had uncommitted changes (`BITBENCH_BUILD_DIRTY`).
     pub dirty: Option<&'static str>,
+    /// The package's directory in the repository it was built from, when
+    /// its builder said (`BITBENCH_BUILD_SOURCE`, set by `ab`): a revision
+    /// builds from an export, whose manifest directory is no repository.
+    pub source: Option<&'static str>,
+}
+
+impl Origin {
+    /// Where the package lives in its repository: [`Origin::source`], else
+    /// the manifest directory. `ab` and `history` find the repository here.
+    pub fn source_dir(&self) -> &'static str {
+        self.source.unwrap_or(self.manifest_dir)
+    }
 }
 
 /// The [`Origin`] of the crate this macro is expanded in.
@@ -43,6 +55,7 @@ macro_rules! origin {
             manifest_dir: env!("CARGO_MANIFEST_DIR"),
             commit: option_env!("BITBENCH_BUILD_COMMIT"),
             dirty: option_env!("BITBENCH_BUILD_DIRTY"),
+            source: option_env!("BITBENCH_BUILD_SOURCE"),
         }
     };
 }

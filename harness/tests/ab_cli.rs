@@ -7,17 +7,21 @@
 //! valgrind is present), one changed answer (broke, naming the input, with
 //! repro commands that still work afterwards) and the base again (no
 //! change); a commit that does not compile is refused. Then `--binaries`
-//! on two kept builds.
-//! Every build shares this workspace's target directory and lock file, so
-//! only the fixture compiles; each revision build links the whole program
-//! (the release profile's thin LTO), so the test keeps their number down:
-//! one change is judged on both metrics.
+//! on two kept builds, and a kept build run where no repository is finds
+//! its own. The program's own build, beside the revision builds, is left
+//! byte for byte as it was.
+//! The program builds in this workspace's target directory, with its lock
+//! file, so only the fixture compiles; its revisions in `bitbench-ab/build`
+//! there, shared with every fixture's. Each revision build links the whole
+//! program (the release profile's thin LTO), so the test keeps their
+//! number down: one change is judged on both metrics.
 
 mod common;
 
-use common::{build_outside, git, loop_fixture, scratch, target_dir, text, tool_missing};
+use common::{cargo_outside, git, loop_fixture, scratch, text, tool_missing};
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::SystemTime;
 
 /// Three `#[inline(never)]` helpers, each a dependent loop of its own
 /// length, one after the other: `ab`'s table ranks them by name. With
@@ -107,14 +111,34 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         &helpers(648, 680, 720),
         "head 10 % less, tail 20 % more",
     );
-    // The driver: the fixture's own binary, copied away from the target
-    // directory the revision builds write to.
+    // The program as its user builds it, and the driver: a copy of it.
+    let program = loop_fixture::build(&dir, "abfix");
+    let built = file(&program);
     let driver = dir.join("driver");
-    std::fs::copy(build_outside(&dir, "abfix"), &driver).unwrap();
+    std::fs::copy(&program, &driver).unwrap();
+    let repo = dir.canonicalize().unwrap();
 
     let o = ab(&driver, &dir, &[&base, &slower]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let named = format!("ab: revisions of {}", repo.display());
+    assert!(err.lines().any(|l| l == named), "{err}");
+    // Two revisions built, and the program's own build untouched: the
+    // same bytes and time, and nothing for cargo to do.
+    assert_eq!(err.matches("ab: built ").count(), 2, "{err}");
+    assert!(file(&program) == built, "ab changed {}", program.display());
+    let cargo = cargo_outside(&dir, loop_fixture::BUILD);
+    assert!(
+        cargo.contains("Finished") && !cargo.contains("Compiling"),
+        "not fresh after ab: {cargo}"
+    );
+    // The revisions were built like the program, with the crate's feature
+    // that turns on bitbench's `count`.
+    let counting = Command::new(loop_fixture::kept(&base, "abfix"))
+        .args(["count", "--help"])
+        .output()
+        .unwrap();
+    assert!(counting.status.success(), "{}", text(&counting).1);
     assert_eq!(verdict(&out, "time"), Some("REGRESSED"), "{out}{err}");
     if tool_missing("valgrind") || tool_missing("gungraun-runner") {
         eprintln!("instruction verdict not asserted: valgrind or gungraun-runner missing");
@@ -157,9 +181,16 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         .collect();
     assert_ne!(answers[0], answers[1], "{repro:?}");
 
-    let o = ab(&driver, &dir, &[&base, &again]);
+    // A kept build, copied where no repository is, runs `ab` on the
+    // repository its build recorded, and reuses the kept builds there.
+    let loose = scratch("ab-loose");
+    std::fs::create_dir_all(&loose).unwrap();
+    let kept_driver = loose.join("driver");
+    std::fs::copy(loop_fixture::kept(&base, "abfix"), &kept_driver).unwrap();
+    let o = ab(&kept_driver, &loose, &[&base, &again]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(err.lines().any(|l| l == named), "{err}");
     assert!(
         !err.contains(&format!("building {}", &base)),
         "reused: {err}"
@@ -192,12 +223,9 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
     }
 
     // Two kept builds, no git: copied where no repository is.
-    let kept = target_dir().join("bitbench-ab");
-    let loose = scratch("ab-loose");
-    std::fs::create_dir_all(&loose).unwrap();
     let (a, b) = (loose.join("a"), loose.join("b"));
-    std::fs::copy(kept.join(&base).join("abfix"), &a).unwrap();
-    std::fs::copy(kept.join(&slower).join("abfix"), &b).unwrap();
+    std::fs::copy(loop_fixture::kept(&base, "abfix"), &a).unwrap();
+    std::fs::copy(loop_fixture::kept(&slower, "abfix"), &b).unwrap();
     let o = ab(
         &driver,
         &loose,
@@ -245,7 +273,7 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         paired[0]
     );
 
-    slow_mode_is_named_and_favours_neither(&driver, &loose, &kept.join(&base).join("abfix"));
+    slow_mode_is_named_and_favours_neither(&driver, &loose, &loop_fixture::kept(&base, "abfix"));
 
     if tool_missing("valgrind") || tool_missing("gungraun-runner") {
         eprintln!("where it changed not asserted: valgrind or gungraun-runner missing");
@@ -253,12 +281,15 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
         where_it_changed(&driver, &dir, [&base, &grown, &mixed]);
     }
 
-    for sha in [&base, &changed, &slower, &again, &broken, &grown, &mixed] {
-        std::fs::remove_dir_all(kept.join(sha)).ok();
-        std::fs::remove_dir_all(kept.join("src").join(sha)).ok();
-    }
+    loop_fixture::remove_kept(&[&base, &changed, &slower, &again, &broken, &grown, &mixed]);
     std::fs::remove_dir_all(&loose).ok();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The bytes of the file at `path` and the time it was last modified.
+fn file(path: &Path) -> (Vec<u8>, SystemTime) {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified());
+    (std::fs::read(path).unwrap(), modified.unwrap())
 }
 
 /// The rows of the `where` table of the instructions row in `ab`'s JSON

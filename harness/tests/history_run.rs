@@ -13,12 +13,13 @@
 //! one line. A last commit writes through a null pointer on some inputs:
 //! `history bisect --metric answers` finds it and `history run` files it
 //! as broken.
-//! Builds share this workspace's target directory and lock file, so only
-//! the fixture compiles (each revision links the program, thin LTO).
+//! The program builds in this workspace's target directory, with its lock
+//! file, so only the fixture compiles; its revisions in `bitbench-ab/build`
+//! there, shared with every fixture's (each links the program, thin LTO).
 
 mod common;
 
-use common::{build_outside, git, loop_fixture, scratch, target_dir, text, tool_missing};
+use common::{git, loop_fixture, scratch, text, tool_missing};
 use reports::history::Store;
 use reports::{Metric, Status};
 use std::path::Path;
@@ -60,7 +61,7 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
     // The driver: the fixture's own binary, copied away from the target
     // directory the revision builds write to.
     let driver = dir.join("driver");
-    std::fs::copy(build_outside(&dir, "histfix"), &driver).unwrap();
+    std::fs::copy(loop_fixture::build(&dir, "histfix"), &driver).unwrap();
     let counted = !(tool_missing("valgrind") || tool_missing("gungraun-runner"));
     if !counted {
         eprintln!("instructions not asserted: valgrind or gungraun-runner missing");
@@ -255,10 +256,6 @@ fn history_run_files_each_commit_and_bisect_finds_the_doubled_loop() {
         runs.len() + per_commit
     );
 
-    let kept = target_dir().join("bitbench-ab");
-    for sha in [&before, &base, &c1, &planted, &last, &crash] {
-        std::fs::remove_dir_all(kept.join(sha)).ok();
-        std::fs::remove_dir_all(kept.join("src").join(sha)).ok();
-    }
+    loop_fixture::remove_kept(&[&before, &base, &c1, &planted, &last, &crash]);
     std::fs::remove_dir_all(&dir).ok();
 }

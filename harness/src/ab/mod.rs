@@ -74,7 +74,11 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let origin = suite.origin();
     let dir = revision::ab_dir(origin)?;
     let (a, b) = match &options.builds {
-        Builds::Revisions { base, head } => revision::revisions(origin, base, head.as_deref())?,
+        Builds::Revisions {
+            base,
+            head,
+            features,
+        } => revision::revisions(origin, base, head.as_deref(), features)?,
         Builds::Binaries(a, b) => revision::binaries(a, b)?,
     };
     let (date, stamp) = crate::machine::now();

@@ -15,6 +15,8 @@ pub enum Builds {
         base: String,
         /// B.
         head: Option<String>,
+        /// Cargo features both are built with (`--features`).
+        features: Vec<String>,
     },
     /// Two prebuilt binaries of the program.
     Binaries(PathBuf, PathBuf),

@@ -6,6 +6,7 @@ use crate::entry::Suite;
 use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::machine::MachineArg;
+use crate::revision::FeaturesArg;
 use reports::Metric;
 use reports::compare::Format;
 use std::path::PathBuf;
@@ -65,12 +66,19 @@ pub struct Args {
     core: Option<usize>,
     #[command(flatten)]
     machine: MachineArg,
+    #[command(flatten)]
+    features: FeaturesArg,
 }
 
 const AFTER_HELP: &str = "\
-Revisions are built with cargo (the program's own package and binary) into \
-one shared target directory and kept at <target>/bitbench-ab/<sha>/, so a \
-second run reuses them. A revision that does not build is refused.
+Revisions are built with cargo (the program's own package and binary) in \
+a target directory of their own, <target>/bitbench-ab/build, never in the \
+program's (its binary is left as it was), and kept at \
+<target>/bitbench-ab/<sha>/, so a second run reuses them. When this program \
+has bitbench's count feature, each revision is built with the feature of \
+its manifest that turns it on; --features adds others. A revision that does \
+not build is refused. The repository is the one this program was built \
+from, named on the first line.
 
 What works for which build:
   answers       every build: the driver gets each record's inputs once and \
@@ -109,10 +117,16 @@ input (an unknown revision, a build that fails, nothing to judge).";
 /// Runs `bitbench ab`.
 pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let builds = match (args.base, args.binaries.as_slice()) {
+        (_, [_, _]) if !args.features.list.is_empty() => {
+            return Err(Error::usage(
+                "ab: --features builds revisions; --binaries are built already",
+            ));
+        }
         (_, [a, b]) => Builds::Binaries(a.clone(), b.clone()),
         (Some(base), _) => Builds::Revisions {
             base,
             head: args.head,
+            features: args.features.list,
         },
         (None, _) => return Err(Error::usage("ab: give BASE [HEAD] or --binaries A B")),
     };

@@ -2,8 +2,9 @@
 //! of a range in a store, `history bisect` finds the first commit where one
 //! record moved.
 //!
-//! Both build revisions as `ab` does ([`Builder`]: exported, built once into
-//! the shared target directory, kept and reused). A results file names its
+//! Both build revisions as `ab` does ([`Builder`]: exported, built once in
+//! `<target>/bitbench-ab/build`, never the program's own target directory,
+//! kept and reused). A results file names its
 //! commit only because the build passes it in (`BITBENCH_BUILD_COMMIT`), so
 //! revisions built before that are refused, each with one line.
 

@@ -1,4 +1,4 @@
-//! Which cargo to run, and where it puts `origin`'s builds.
+//! Which cargo to run, and where it puts a package's builds.
 
 use crate::entry::Origin;
 use crate::error::Error;
@@ -11,7 +11,7 @@ pub fn cargo() -> std::ffi::OsString {
 }
 
 /// The target directory `cargo` uses for `origin`'s package (the
-/// workspace's, when it is a member of one), asked of `cargo metadata`.
+/// workspace's, when it is a member of one), where `matrix` builds it.
 pub fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
     let dir = Path::new(origin.manifest_dir);
     if !dir.join("Cargo.toml").is_file() {
@@ -21,6 +21,12 @@ pub fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
             dir.display()
         )));
     }
+    metadata_target(dir, "matrix")
+}
+
+/// The target directory `cargo` uses for the package at `dir`, asked of
+/// `cargo metadata`; `command` prefixes the errors.
+pub(super) fn metadata_target(dir: &Path, command: &str) -> Result<PathBuf, Error> {
     let out = Command::new(cargo())
         .args([
             "metadata",
@@ -31,10 +37,10 @@ pub fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
         ])
         .current_dir(dir)
         .output()
-        .map_err(|e| Error::usage(format!("matrix: cannot run cargo: {e}")))?;
+        .map_err(|e| Error::usage(format!("{command}: cannot run cargo: {e}")))?;
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|_| {
         Error::usage(format!(
-            "matrix: `cargo metadata` failed in {}: {}",
+            "{command}: `cargo metadata` failed in {}: {}",
             dir.display(),
             String::from_utf8_lossy(&out.stderr).trim()
         ))
@@ -42,5 +48,9 @@ pub fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
     metadata["target_directory"]
         .as_str()
         .map(PathBuf::from)
-        .ok_or_else(|| Error::usage("matrix: `cargo metadata` names no target directory"))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "{command}: `cargo metadata` names no target directory"
+            ))
+        })
 }

@@ -48,10 +48,17 @@ pub fn binaries(a: &Path, b: &Path) -> Result<(Side, Side), Error> {
     Ok((side("A", a)?, side("B", b)?))
 }
 
-/// Builds revision `base` as A and `head` (default: the working tree) as B.
-pub fn revisions(origin: &Origin, base: &str, head: Option<&str>) -> Result<(Side, Side), Error> {
+/// Builds revision `base` as A and `head` (default: the working tree) as
+/// B, each with `features` too.
+pub fn revisions(
+    origin: &Origin,
+    base: &str,
+    head: Option<&str>,
+    features: &[String],
+) -> Result<(Side, Side), Error> {
     let builder = Builder::open(origin, "ab")
-        .map_err(|e| Error::usage(format!("{e}; compare builds with --binaries A B")))?;
+        .map_err(|e| Error::usage(format!("{e}; compare builds with --binaries A B")))?
+        .with_features(features.to_vec());
     let a = builder.revision(base)?.side("A");
     let b = match head {
         Some(head) => builder.revision(head)?.side("B"),

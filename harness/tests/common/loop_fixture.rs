@@ -1,25 +1,74 @@
 //! The fixture crate that the `ab` and `history` tests build at several
 //! commits: one workload, a uniform dependent loop over a word, whose
-//! `answer` each commit rewrites; its repository, and how its binary is
-//! run. One source for both tests, so a change to the `Workload` trait is
-//! mended once.
+//! `answer` each commit rewrites; its repository, how it is built and how
+//! its binary is run. One source for both tests, so a change to the
+//! `Workload` trait is mended once.
+//!
+//! Its bitbench dependency gets `count` through the crate's own feature
+//! `counting`, as a crate that keeps valgrind optional would have it: the
+//! program is built with it, so every revision `ab` and `history` build
+//! must be found the same feature. Those builds go to
+//! `<target>/bitbench-ab/build` of this workspace's target directory, one
+//! directory for every fixture's revisions, so bitbench's dependencies
+//! compile there once for the whole suite.
 
-use super::{git, target_dir, write_outside_manifest};
-use std::path::Path;
+use super::{binary, cargo_outside, git, target_dir, write_outside_manifest};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// `cargo ARGS` that build the fixture's program as its user would, with
+/// the feature that turns on bitbench's `count`.
+pub const BUILD: &[&str] = &[
+    "build",
+    "--release",
+    "--bins",
+    "--offline",
+    "--features",
+    "counting",
+];
+
 /// Makes `dir` an empty git repository of the fixture crate `name`
-/// (bitbench with `count`, `target/` ignored); `src/` is left to the commits.
+/// (bitbench's `count` behind the crate's feature `counting`, `target/`
+/// ignored); `src/` is left to the commits.
 pub fn init(dir: &Path, name: &str) {
     std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_outside_manifest(dir, name, &["count"]);
+    write_outside_manifest(dir, name, &[]);
+    let manifest = dir.join("Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[features]\ncounting = [\"bitbench/count\"]\n");
+    std::fs::write(&manifest, text).unwrap();
     std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
     git(dir, &["init", "-q"]);
 }
 
+/// Builds the fixture's binary `name` in `dir` ([`BUILD`], into this
+/// workspace's target directory); its path.
+pub fn build(dir: &Path, name: &str) -> PathBuf {
+    cargo_outside(dir, BUILD);
+    binary(name)
+}
+
+/// The kept build of commit `sha` of the fixture's binary `name`: built
+/// with the feature `counting`, which its directory names.
+pub fn kept(sha: &str, name: &str) -> PathBuf {
+    ab_dir().join(format!("{sha}+counting")).join(name)
+}
+
+/// Removes the kept builds and exported sources of `shas`.
+pub fn remove_kept(shas: &[&str]) {
+    for sha in shas {
+        std::fs::remove_dir_all(ab_dir().join(format!("{sha}+counting"))).ok();
+        std::fs::remove_dir_all(ab_dir().join("src").join(sha)).ok();
+    }
+}
+
+fn ab_dir() -> PathBuf {
+    target_dir().join("bitbench-ab")
+}
+
 /// The fixture's binary `driver` to run in `dir`: progress bars off,
-/// offline, and its revision builds sharing this workspace's target
-/// directory.
+/// offline, and this workspace's target directory as the program's, so
+/// its revision builds share `bitbench-ab/build` there.
 pub fn command(driver: &Path, dir: &Path) -> Command {
     let mut command = Command::new(driver);
     command

@@ -170,7 +170,8 @@ pub fn build_outside_locked(dir: &Path, name: &str) -> PathBuf {
 
 /// Runs `cargo ARGS` in `dir`, a crate outside this workspace, with this
 /// workspace's target directory; panics with cargo's stderr when it fails.
-pub fn cargo_outside(dir: &Path, args: &[&str]) {
+/// Its stderr.
+pub fn cargo_outside(dir: &Path, args: &[&str]) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args(args)
@@ -184,10 +185,11 @@ pub fn cargo_outside(dir: &Path, args: &[&str]) {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
+    stderr(&out)
 }
 
 /// The path of binary `name` in this workspace's release target directory.
-fn binary(name: &str) -> PathBuf {
+pub fn binary(name: &str) -> PathBuf {
     target_dir()
         .join("release")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))

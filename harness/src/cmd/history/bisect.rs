@@ -4,7 +4,7 @@
 use crate::entry::Suite;
 use crate::error::Error;
 use crate::history::bisect::{self, Options, Probe};
-use crate::revision::Builder;
+use crate::revision::{Builder, FeaturesArg};
 use reports::Metric;
 
 /// `bitbench history bisect`'s command line.
@@ -38,6 +38,8 @@ pub struct Args {
     /// Seed of the generated inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    features: FeaturesArg,
 }
 
 const AFTER_HELP: &str = "\
@@ -73,7 +75,8 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
             "history bisect: instructions cannot be counted here ({why}); try --metric time"
         )));
     }
-    let builder = Builder::open(suite.origin(), "history bisect")?;
+    let builder =
+        Builder::open(suite.origin(), "history bisect")?.with_features(args.features.list);
     let options = Options {
         good: args.good,
         bad: args.bad,

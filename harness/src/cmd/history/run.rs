@@ -5,7 +5,7 @@ use crate::entry::Suite;
 use crate::error::Error;
 use crate::history::run::{self, Options};
 use crate::machine::MachineArg;
-use crate::revision::Builder;
+use crate::revision::{Builder, FeaturesArg};
 use std::path::PathBuf;
 
 /// `bitbench history run`'s command line.
@@ -36,6 +36,8 @@ pub struct Args {
     allow_dirty: bool,
     #[command(flatten)]
     machine: MachineArg,
+    #[command(flatten)]
+    features: FeaturesArg,
 }
 
 const AFTER_HELP: &str = "\
@@ -59,7 +61,7 @@ others go on; the run then exits 1.";
 
 /// Runs `bitbench history run`.
 pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
-    let builder = Builder::open(suite.origin(), "history run")?;
+    let builder = Builder::open(suite.origin(), "history run")?.with_features(args.features.list);
     let options = Options {
         range: args.range,
         store: args.store,
