@@ -15,6 +15,11 @@
 /// labels stay near a kilobyte.
 pub const WIDTH: usize = 200;
 
+/// How many characters of a whole finding's text (a record's reason) a
+/// page keeps: one this build writes fits (three values of [`WIDTH`] and
+/// their words), a reason in an older file may not.
+pub const FINDING_WIDTH: usize = 2_000;
+
 /// `text` whole when it has at most `width` characters; else a window of
 /// `width` characters placed so that character `at` sits in its middle
 /// (or as near as the text's ends allow), `…` where it was cut, and

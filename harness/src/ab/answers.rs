@@ -10,6 +10,7 @@ use crate::engine::serve::{Answers, Lines, Request};
 use crate::entry::Suite;
 use crate::error::Error;
 use reports::compare::Verdict;
+use reports::excerpt;
 use std::path::Path;
 
 /// A batch both builds answered alike.
@@ -108,10 +109,22 @@ pub fn answers(
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));
     write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
-    let shown = |x: Option<&String>| x.map_or("nothing".to_owned(), |s| format!("'{s}'"));
+    // Each value cut around the answers' first difference (see `reports::excerpt`).
+    let (a_said, b_said) = (from_a.get(i), from_b.get(i));
+    fn text(x: Option<&String>) -> &str {
+        x.map_or("", String::as_str)
+    }
+    let at = excerpt::first_difference(text(a_said), text(b_said)).unwrap_or(0);
+    let input_at =
+        excerpt::same_fraction(at, text(a_said).chars().count(), lines[i].chars().count());
+    let shown = |x: Option<&String>| {
+        x.map_or("nothing".to_owned(), |s| {
+            format!("'{}'", excerpt::around(s, at))
+        })
+    };
     let why = format!(
         "answers differ on input '{}' (#{} of {}): A {}, B {}",
-        lines[i],
+        excerpt::around(&lines[i], input_at),
         i + 1,
         p.set,
         shown(from_a.get(i)),
@@ -160,7 +173,10 @@ fn faulted(
     let (me, other) = (&sides[0].label, &sides[1].label);
     match prober.search(lines.to_vec(), fault, &shrink) {
         Ok(found) if !found.inputs.is_empty() => {
-            let shown: Vec<String> = found.inputs.iter().map(|i| format!("'{i}'")).collect();
+            let shown = found.inputs.iter();
+            let shown: Vec<String> = shown
+                .map(|i| format!("'{}'", excerpt::around(i, 0)))
+                .collect();
             let why = format!(
                 "{me} {} on input {} where {other} does not",
                 found.fault.describe(),

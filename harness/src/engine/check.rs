@@ -133,6 +133,7 @@ fn cases<W: Workload + ?Sized>(
     for (label, input) in w.edge_cases() {
         cases.push(Case {
             origin: origins.len(),
+            index: None,
             input,
         });
         origins.push(format!("edge case '{label}'"));
@@ -145,7 +146,12 @@ fn cases<W: Workload + ?Sized>(
             .generate(&set, options.seed, options.cases)
             .map_err(|e| Error::usage(format!("{}: input set '{name}': {e}", w.name())))?;
         let origin = origins.len();
-        cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
+        let drawn = inputs.into_iter().enumerate();
+        cases.extend(drawn.map(|(i, input)| Case {
+            origin,
+            index: Some(i),
+            input,
+        }));
         origins.push(format!("input set '{name}' (seed {})", options.seed));
     }
     Ok((cases, origins))
@@ -193,7 +199,7 @@ pub(crate) fn inputs_of<W: Workload + ?Sized>(
         .unwrap_or_default()
         .iter()
         .filter(|c| variant == reference || w.skip(variant, &c.input).is_none())
-        .map(|c| (w.format_input(&c.input), origins[c.origin].clone()))
+        .map(|c| (w.format_input(&c.input), c.origin_text(&origins)))
         .collect())
 }
 
@@ -374,6 +380,7 @@ fn minimised<W: Workload + ?Sized>(
     let mut set = pool.take()?;
     let (reference_solver, solver) = pair(&mut set, reference, variant);
     let names = [pool.names[reference], pool.names[variant]];
+    let origin = case.origin_text(origins);
     let found = minimise(
         w,
         names,
@@ -386,7 +393,7 @@ fn minimised<W: Workload + ?Sized>(
     let failure = Failure {
         variant: names[1].to_owned(),
         reference: names[0].to_owned(),
-        origin: origins[case.origin].clone(),
+        origin,
         minimised,
         out_of_budget: found.out_of_budget,
         input: w.format_input(&small),
