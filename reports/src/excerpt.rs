@@ -78,21 +78,56 @@ pub fn first_difference(a: &str, b: &str) -> Option<usize> {
     }
 }
 
+/// A disagreement's three values, each cut by [`around`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disagreement {
+    /// The input, around the place that made the first difference.
+    pub input: String,
+    /// The expected answer, around the first difference.
+    pub expected: String,
+    /// The answer given, around the first difference.
+    pub got: String,
+    /// Where the answers first differ, when a value was cut (else the
+    /// values show it).
+    pub differ_at: Option<usize>,
+}
+
+/// `input`, `expected` and `got` cut around the answers' first
+/// difference; the input around the same fraction of its length
+/// ([`same_fraction`]).
+///
+/// ```
+/// use bitbench_reports::excerpt::disagreement;
+///
+/// let d = disagreement("12", "3", "4");
+/// assert_eq!((d.input.as_str(), d.got.as_str(), d.differ_at), ("12", "4", None));
+/// let long = "5".repeat(1000);
+/// let d = disagreement(&long, &long, &(long[..600].to_owned() + "6"));
+/// assert_eq!(d.differ_at, Some(600));
+/// assert!(d.got.starts_with("…") && d.got.ends_with(" [chars 500..700 of 601]"));
+/// ```
+pub fn disagreement(input: &str, expected: &str, got: &str) -> Disagreement {
+    let at = first_difference(expected, got);
+    let position = at.unwrap_or(0);
+    let chars = |text: &str| text.chars().count();
+    let input_at = same_fraction(position, chars(expected), chars(input));
+    let cut = [input, expected, got]
+        .iter()
+        .any(|text| chars(text) > WIDTH);
+    Disagreement {
+        input: around(input, input_at),
+        expected: around(expected, position),
+        got: around(got, position),
+        differ_at: at.filter(|_| cut),
+    }
+}
+
 /// Where in a text of `len` characters the place that corresponds to
 /// character `at` of a text of `of` characters lies, at the same fraction
 /// of its length: an encoder writes its output in its input's order, so
 /// the input that made the first differing character of an answer lies
 /// about there; for a short answer (a count, a verdict) it is the start.
-///
-/// ```
-/// use bitbench_reports::excerpt::same_fraction;
-///
-/// assert_eq!(same_fraction(500, 1000, 2000), 1000);
-/// assert_eq!(same_fraction(500, 1000, 250), 125);
-/// assert_eq!(same_fraction(3, 4, 1_000_000), 0);
-/// assert_eq!(same_fraction(7, 0, 10), 0);
-/// ```
-pub fn same_fraction(at: usize, of: usize, len: usize) -> usize {
+fn same_fraction(at: usize, of: usize, len: usize) -> usize {
     if of <= WIDTH {
         return 0;
     }
@@ -152,6 +187,27 @@ mod tests {
         }
         let cut = excerpt(&text, 150, 7);
         assert!(cut.ends_with(" [chars 147..154 of 300]"), "{cut}");
+    }
+
+    #[test]
+    fn the_input_is_cut_where_a_long_answer_first_differs() {
+        assert_eq!(same_fraction(500, 1000, 2000), 1000);
+        assert_eq!(same_fraction(500, 1000, 250), 125);
+        // A short answer (a count) says nothing of where: the start.
+        assert_eq!(same_fraction(3, 4, 1_000_000), 0);
+        assert_eq!(same_fraction(7, 0, 10), 0);
+        // A hex encoding: the input's bytes are half its answer's length.
+        let input = "x".repeat(5000);
+        let expected = "y".repeat(10_000);
+        let got = expected[..8000].to_owned() + "z";
+        let d = disagreement(&input, &expected, &got);
+        assert_eq!(d.differ_at, Some(8000));
+        assert!(
+            d.input.ends_with(" [chars 3900..4100 of 5000]"),
+            "{}",
+            d.input
+        );
+        assert!(d.got.ends_with("z [chars 7901..8001 of 8001]"), "{}", d.got);
     }
 
     #[test]

@@ -109,26 +109,17 @@ pub fn answers(
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));
     write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
-    // Each value cut around the answers' first difference (see `reports::excerpt`).
     let (a_said, b_said) = (from_a.get(i), from_b.get(i));
-    fn text(x: Option<&String>) -> &str {
-        x.map_or("", String::as_str)
-    }
-    let at = excerpt::first_difference(text(a_said), text(b_said)).unwrap_or(0);
-    let input_at =
-        excerpt::same_fraction(at, text(a_said).chars().count(), lines[i].chars().count());
-    let shown = |x: Option<&String>| {
-        x.map_or("nothing".to_owned(), |s| {
-            format!("'{}'", excerpt::around(s, at))
-        })
-    };
+    let text = |x: Option<&String>| x.cloned().unwrap_or_default();
+    let cut = excerpt::disagreement(&lines[i], &text(a_said), &text(b_said));
+    let shown = |x: Option<&String>, s: &str| x.map_or("nothing".to_owned(), |_| format!("'{s}'"));
     let why = format!(
         "answers differ on input '{}' (#{} of {}): A {}, B {}",
-        excerpt::around(&lines[i], input_at),
+        cut.input,
         i + 1,
         p.set,
-        shown(from_a.get(i)),
-        shown(from_b.get(i))
+        shown(a_said, &cut.expected),
+        shown(b_said, &cut.got)
     );
     let repro = [&a.side, &b.side]
         .iter()

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::outln;
 use crate::repro::solve_line;
-use reports::excerpt::{WIDTH, around, first_difference, same_fraction};
+use reports::excerpt::{around, disagreement};
 use std::time::Duration;
 
 /// `bitbench check`'s arguments.
@@ -97,19 +97,18 @@ fn print_report(report: &CheckReport, program: &str) {
             f.origin
         );
         // Each value cut to a few hundred characters around the answers'
-        // first difference (see `reports::excerpt`).
-        let at = first_difference(&f.expected, &f.got).unwrap_or(0);
-        let chars = |text: &str| text.chars().count();
-        if chars(&f.input) > WIDTH {
-            let input_at = same_fraction(at, chars(&f.expected), chars(&f.input));
-            outln!("    input: {}", around(&f.input, input_at));
+        // first difference.
+        let cut = disagreement(&f.input, &f.expected, &f.got);
+        let long = cut.input != f.input;
+        if long {
+            outln!("    input: {}", cut.input);
         }
         for line in around(&f.picture, 0).lines() {
             outln!("      {line}");
         }
-        outln!("    {:>10}: {}", f.reference, around(&f.expected, at));
-        outln!("    {:>10}: {}", f.variant, around(&f.got, at));
-        if chars(&f.input) > WIDTH {
+        outln!("    {:>10}: {}", f.reference, cut.expected);
+        outln!("    {:>10}: {}", f.variant, cut.got);
+        if long {
             outln!(
                 "    reproduce: too long for a command line; `{program} inputs {}` \
                  regenerates it from the set and seed above",

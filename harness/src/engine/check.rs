@@ -152,7 +152,7 @@ fn cases<W: Workload + ?Sized>(
             index: Some(i),
             input,
         }));
-        origins.push(format!("input set '{name}' (seed {})", options.seed));
+        origins.push(format!("set '{name}' (seed {})", options.seed));
     }
     Ok((cases, origins))
 }

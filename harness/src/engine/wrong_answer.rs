@@ -16,7 +16,7 @@ use crate::fault::chose_note;
 use crate::repro::{Generated, regenerate_line, solve_line};
 use crate::shrink::Budget;
 use crate::workload::{Solve, Workload};
-use reports::excerpt::{WIDTH, around, first_difference, same_fraction};
+use reports::excerpt::{WIDTH, disagreement};
 use std::time::Duration;
 
 /// How far a wrong answer before timing is shrunk: a fraction of a
@@ -118,24 +118,17 @@ impl Told<'_> {
     /// the same fraction of its length), then where the difference is when
     /// anything was cut, `origin`, how the input was shrunk, and `repro`.
     fn sentence(&self, origin: &str, repro: &str) -> String {
-        let at = first_difference(&self.expected, &self.got);
-        let chars = |text: &str| text.chars().count();
-        let position = at.unwrap_or(0);
-        let input_at = same_fraction(position, chars(&self.expected), chars(&self.input));
-        let cut = [&self.input, &self.expected, &self.got]
-            .iter()
-            .any(|text| chars(text) > WIDTH);
-        let differ = match at {
-            Some(at) if cut => format!("; the answers first differ at char {at}"),
-            _ => String::new(),
-        };
+        let cut = disagreement(&self.input, &self.expected, &self.got);
+        let differ = cut.differ_at.map_or_else(String::new, |at| {
+            format!("; the answers first differ at char {at}")
+        });
         format!(
             "wrong answer, not measured: on {} expected {} ({}) but got {}{}{differ} \
              ({origin}, {}); reproduce: {repro}",
-            around(&self.input, input_at),
-            around(&self.expected, position),
+            cut.input,
+            cut.expected,
             self.reference,
-            around(&self.got, position),
+            cut.got,
             chose_note(self.chosen),
             self.how,
         )

@@ -30,7 +30,7 @@ pub struct Case<I> {
 
 impl<I> Case<I> {
     /// Where it came from in words, given the origins' words: `input 3 of
-    /// input set 'p:0.2' (seed 1)`, `edge case 'empty'`.
+    /// set 'p:0.2' (seed 1)`, `edge case 'empty'`.
     pub fn origin_text(&self, origins: &[String]) -> String {
         match self.index {
             Some(i) => format!("input {i} of {}", origins[self.origin]),
