@@ -27,8 +27,9 @@ use crate::fault::probe::Prober;
 use crate::fault::watch::{self, Deadline, Ended};
 use crate::fault::{Excluded, Fault, Finding};
 use crate::fault::{JOB_ENV, PROBE_ENV, child_command, isolating, this_program};
-use crate::repro::solve_line;
+use crate::repro::{Generated, regenerate_line, solve_line};
 use reports::Record;
+use reports::excerpt::{WIDTH, around};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
@@ -349,7 +350,10 @@ pub(crate) fn solve(
                 v => v,
             };
             let on = match ended.open.first().map(|s| &s.batch) {
-                Some(Batch::Lines { lines }) => format!(" on '{}'", lines.join("' '")),
+                Some(Batch::Lines { lines }) => {
+                    let shown: Vec<String> = lines.iter().map(|l| around(l, 0)).collect();
+                    format!(" on '{}'", shown.join("' '"))
+                }
                 _ => String::new(),
             };
             Err(Error::failed(format!(
@@ -415,11 +419,15 @@ fn investigate(
             fault.describe()
         );
         let found = prober.search(lines, &fault, &|line| w.shrink_text(line))?;
-        let origin = found
+        let index = found
             .drawn
             .as_ref()
-            .and_then(|d| batch.iter().find(|(line, _)| line == d))
-            .map_or_else(|| batch_origin(step), |(_, origin)| origin.clone());
+            .and_then(|d| batch.iter().position(|(line, _)| line == d));
+        let origin = index.map_or_else(|| batch_origin(step), |i| batch[i].1.clone());
+        let long = found.inputs.iter().any(|i| i.chars().count() > WIDTH);
+        let regenerated = index
+            .filter(|_| long)
+            .and_then(|i| regenerate(w, job, step, i, program));
         let finding = Finding {
             workload: w.name().to_owned(),
             variant: step.variant.clone(),
@@ -436,7 +444,9 @@ fn investigate(
             repro: (!found.inputs.is_empty()).then(|| {
                 let variant = Some(step.variant.as_str());
                 let deadline = found.fault.deadline().map(|_| timeout);
-                solve_line(program, w.name(), variant, &found.inputs, deadline)
+                regenerated.unwrap_or_else(|| {
+                    solve_line(program, w.name(), variant, &found.inputs, deadline)
+                })
             }),
             fault: found.fault,
             inputs: found.inputs,
@@ -480,18 +490,52 @@ fn batch_inputs(
     }
 }
 
-/// The inputs of `set` as `bench` and `count` generate them.
+/// The inputs of `set` as `bench` and `count` generate them, each with
+/// the set, seed and index that regenerate it.
 fn set_inputs(
     w: &dyn DynWorkload,
     set: &str,
     seed: u64,
     quick: bool,
 ) -> Result<Vec<(String, String)>, Error> {
-    let origin = format!("input set '{set}' (seed {seed})");
     Ok(w.input_lines(set, seed, Some(w.batch_size(quick)))?
         .into_iter()
-        .map(|l| (l, origin.clone()))
+        .enumerate()
+        .map(|(i, l)| (l, format!("input {i} of set '{set}' (seed {seed})")))
         .collect())
+}
+
+/// The command that regenerates input `index` of the set `step` ran
+/// and runs its variant on it, where `job` generated that set (`bench`,
+/// `count`): for an input too long for a command line.
+fn regenerate(
+    w: &dyn DynWorkload,
+    job: &Job,
+    step: &Step,
+    index: usize,
+    program: &str,
+) -> Option<String> {
+    let Batch::Set { set } = &step.batch else {
+        return None;
+    };
+    let (seed, quick) = match job {
+        Job::Bench(options) => (options.seed, options.quick),
+        #[cfg(feature = "count")]
+        Job::Count(options) => (options.seed, crate::counting::QUICK),
+        _ => return None,
+    };
+    let source = Generated {
+        set,
+        seed,
+        count: w.batch_size(quick),
+    };
+    Some(regenerate_line(
+        program,
+        w.name(),
+        &step.variant,
+        &source,
+        index,
+    ))
 }
 
 /// Where a whole batch came from, when no single input was found.

@@ -1,12 +1,25 @@
 //! The commands that reproduce a finding, naming the program as it was run.
 //!
 //! `check` and `fuzz` print `PROGRAM solve WORKLOAD --variant V 'INPUT'`
-//! lines to paste back into a shell. An outside crate's kernels run through
+//! lines to paste back into a shell; a wrong answer on an input too long
+//! for that line is reproduced from the set, seed and index that
+//! regenerate it. An outside crate's kernels run through
 //! that crate's own binary, not `bitbench`, so the line names whatever the
 //! user ran.
 
 use std::path::Path;
 use std::time::Duration;
+
+/// Where a batch of inputs came from, as `inputs` regenerates it.
+#[derive(Clone, Debug)]
+pub(crate) struct Generated<'a> {
+    /// The input set.
+    pub set: &'a str,
+    /// The generator's seed.
+    pub seed: u64,
+    /// How many inputs were asked of the generator (`inputs --count`).
+    pub count: usize,
+}
 
 /// The running program as the user invoked it: the file name of `argv[0]`,
 /// else `binary` (the [`Origin`](crate::Origin)'s, when the platform gives
@@ -47,6 +60,28 @@ pub(crate) fn solve_line(
         line.push_str(&shell_quote(input));
     }
     line
+}
+
+/// `PROGRAM inputs WORKLOAD 'SET' --seed S --count N | sed -n 'Kp' >
+/// input.txt && PROGRAM solve WORKLOAD --variant V --input-file input.txt`:
+/// the command answering input `index` of a generated batch with
+/// `variant`, for an input too long for a command line (one argument may
+/// not exceed 128 KiB on Linux) or a finding.
+pub(crate) fn regenerate_line(
+    program: &str,
+    workload: &str,
+    variant: &str,
+    source: &Generated<'_>,
+    index: usize,
+) -> String {
+    format!(
+        "{program} inputs {workload} {} --seed {} --count {} | sed -n '{}p' > input.txt \
+         && {program} solve {workload} --variant {variant} --input-file input.txt",
+        shell_quote(source.set),
+        source.seed,
+        source.count,
+        index + 1
+    )
 }
 
 /// The words of a line [`solve_line`] wrote: split at spaces, with
@@ -92,6 +127,20 @@ mod tests {
         assert_eq!(
             solve_line("bitbench", "w", None, &[], None),
             "bitbench solve w"
+        );
+    }
+
+    #[test]
+    fn a_long_input_is_regenerated_by_set_seed_and_index() {
+        let source = Generated {
+            set: "size:1048576",
+            seed: 7,
+            count: 4,
+        };
+        assert_eq!(
+            regenerate_line("toy", "hex", "planted", &source, 2),
+            "toy inputs hex 'size:1048576' --seed 7 --count 4 | sed -n '3p' > input.txt \
+             && toy solve hex --variant planted --input-file input.txt"
         );
     }
 

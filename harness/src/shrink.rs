@@ -8,9 +8,71 @@
 //! [`Shrink`] in one line. Integers lose bits one at a time, which takes a
 //! bitboard down to the cells that matter; text loses characters, then the
 //! ones left become `'a'` or `'0'`.
+//!
+//! The greedy search that uses a shrinker lives here too ([`minimise`]),
+//! with its [`Budget`]: `check`'s disagreements, `bench`'s wrong answers
+//! and the probes of a crash or hang all shrink through it, so each stops
+//! after so many steps or so much time, whatever the input's size.
 
 use std::collections::HashSet;
 use std::iter;
+use std::time::{Duration, Instant};
+
+/// How far [`minimise`] may go: smaller values accepted, and time (checked
+/// before each candidate is tried).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    /// Smaller values accepted before settling for the one reached.
+    pub steps: usize,
+    /// Time before settling for the value reached.
+    pub time: Duration,
+}
+
+/// What [`minimise`] reached.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Minimised<T> {
+    /// The smallest value found that still fails.
+    pub value: T,
+    /// How many smaller values were accepted on the way (0: none failed).
+    pub steps: usize,
+    /// Whether the budget ran out before no candidate failed any more.
+    pub out_of_budget: bool,
+}
+
+/// Greedy minimisation: the first of `shrink`'s candidates that still
+/// `fails` replaces the value, until none does or `budget` runs out. An
+/// error of `fails` ends the search with it.
+pub(crate) fn minimise<T, E>(
+    mut value: T,
+    budget: Budget,
+    shrink: impl Fn(&T) -> Vec<T>,
+    mut fails: impl FnMut(&T) -> Result<bool, E>,
+) -> Result<Minimised<T>, E> {
+    let started = Instant::now();
+    let mut steps = 0;
+    'steps: while steps < budget.steps {
+        for candidate in shrink(&value) {
+            if started.elapsed() > budget.time {
+                break 'steps;
+            }
+            if fails(&candidate)? {
+                (value, steps) = (candidate, steps + 1);
+                continue 'steps;
+            }
+        }
+        // No candidate fails: as small as the shrinker gets.
+        return Ok(Minimised {
+            value,
+            steps,
+            out_of_budget: false,
+        });
+    }
+    Ok(Minimised {
+        value,
+        steps,
+        out_of_budget: true,
+    })
+}
 
 /// Values one step simpler than `self`, for greedy minimisation: `check`
 /// keeps the first candidate that still fails and asks again, until none
@@ -152,28 +214,57 @@ impl<T: Shrink, const N: usize> Shrink for [T; N] {
     }
 }
 
-/// Fewer elements first (each half, then each element removed), then one
-/// element simpler.
+/// How many elements a vector's candidates hold in all, at most (the
+/// first is offered whatever its size): every candidate of a long vector
+/// is nearly as long as it, so offering them all would take its length
+/// squared (a terabyte for a megabyte buffer). Up to about 2,000 elements
+/// every candidate fits; beyond, only the boldest do, and each step that
+/// takes one shortens the vector, so the finer ones follow.
+const VEC_CANDIDATE_ELEMENTS: usize = 1 << 22;
+
+/// Fewer elements first (each half, each quarter, eighth, … removed, then
+/// each element removed), then one element simpler; candidates stop at
+/// [`VEC_CANDIDATE_ELEMENTS`] elements in all.
 impl<T: Shrink> Shrink for Vec<T> {
     fn shrink(&self) -> Vec<Self> {
         let n = self.len();
-        let mut out = Vec::new();
+        let without = |cut: std::ops::Range<usize>| -> Vec<T> {
+            self[..cut.start]
+                .iter()
+                .chain(&self[cut.end..])
+                .cloned()
+                .collect()
+        };
         // Two elements' halves are the single removals below.
-        if n > 2 {
-            out.push(self[..n / 2].to_vec());
-            out.push(self[n / 2..].to_vec());
-        }
-        for i in 0..n {
-            let mut fewer = self.clone();
-            fewer.remove(i);
-            out.push(fewer);
-        }
-        for i in 0..n {
-            for c in self[i].shrink() {
+        let halves = (n > 2)
+            .then(|| [0..n / 2, n / 2..n])
+            .into_iter()
+            .flatten()
+            .map(|keep| self[keep].to_vec());
+        // Chunks of two or more; whole chunks only, single removals follow.
+        let chunks = (2..usize::BITS)
+            .map(|k| n >> k)
+            .take_while(|&size| size >= 2)
+            .flat_map(move |size| (0..n / size).map(move |j| j * size..(j + 1) * size));
+        let singles = (0..n).map(|i| i..i + 1);
+        let simpler = (0..n).flat_map(|i| {
+            self[i].shrink().into_iter().map(move |c| {
                 let mut smaller = self.clone();
                 smaller[i] = c;
-                out.push(smaller);
+                smaller
+            })
+        });
+        let candidates = halves
+            .chain(chunks.chain(singles).map(without))
+            .chain(simpler);
+        let mut out = Vec::new();
+        let mut room = VEC_CANDIDATE_ELEMENTS;
+        for c in candidates {
+            if c.len() > room && !out.is_empty() {
+                break;
             }
+            room = room.saturating_sub(c.len());
+            out.push(c);
         }
         out
     }
@@ -208,14 +299,17 @@ tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 mod tests {
     use super::*;
 
-    /// Greedy minimisation as `check` does it: the first candidate that
-    /// still `fails`, until none does.
-    fn minimise<T: Shrink>(mut x: T, fails: impl Fn(&T) -> bool) -> T {
+    /// Greedy minimisation as `check` does it, to the end.
+    fn minimise<T: Shrink>(x: T, fails: impl Fn(&T) -> bool) -> T {
         assert!(fails(&x));
-        while let Some(smaller) = x.shrink().into_iter().find(|c| fails(c)) {
-            x = smaller;
-        }
-        x
+        let budget = Budget {
+            steps: usize::MAX,
+            time: Duration::MAX,
+        };
+        let found = super::minimise(x, budget, T::shrink, |c| Ok::<_, ()>(fails(c)));
+        let found = found.unwrap();
+        assert!(!found.out_of_budget);
+        found.value
     }
 
     #[test]
@@ -356,5 +450,70 @@ mod tests {
             minimise((9, [0xffff, 0xffff], true), fails),
             (2, [0, 4], false)
         );
+    }
+
+    #[test]
+    fn a_megabyte_buffer_offers_a_few_times_its_size() {
+        let buffer = vec![0xffu8; 1 << 20];
+        let candidates = buffer.shrink();
+        let elements: usize = candidates.iter().map(Vec::len).sum();
+        assert!(elements <= VEC_CANDIDATE_ELEMENTS, "{elements}");
+        // The halves, then the quarters removed.
+        assert_eq!(candidates.len(), 6);
+        assert_eq!(candidates[0].len(), 1 << 19);
+        assert_eq!(candidates[2].len(), 3 << 18);
+        // One byte that matters is found in a few dozen steps.
+        let mut planted = buffer;
+        planted[700_000] = 0xab;
+        let fails = |v: &Vec<u8>| v.contains(&0xab);
+        assert_eq!(minimise(planted, fails), [0xab]);
+    }
+
+    #[test]
+    fn vectors_lose_chunks_before_single_elements() {
+        let v: Vec<u8> = (0..8).collect();
+        let lengths: Vec<usize> = v.shrink().iter().map(Vec::len).take(7).collect();
+        // Halves, the four quarters removed, then single removals.
+        assert_eq!(lengths, [4, 4, 6, 6, 6, 6, 7]);
+        assert_eq!(v.shrink()[2], [2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn minimising_stops_at_its_budget() {
+        let fails = |x: &u64| Ok::<_, ()>(*x >= 10);
+        let steps = Budget {
+            steps: 3,
+            time: Duration::MAX,
+        };
+        // 1000 loses one set bit a step: three steps only.
+        let found = super::minimise(1000u64, steps, u64::shrink, fails).unwrap();
+        assert_eq!((found.steps, found.out_of_budget), (3, true));
+        assert!(found.value < 1000 && found.value >= 10, "{}", found.value);
+        let no_time = Budget {
+            steps: usize::MAX,
+            time: Duration::ZERO,
+        };
+        let found = super::minimise(1000u64, no_time, u64::shrink, fails).unwrap();
+        assert_eq!(
+            found,
+            Minimised {
+                value: 1000,
+                steps: 0,
+                out_of_budget: true
+            }
+        );
+        // Nothing smaller fails: done, within budget.
+        let found = super::minimise(10u64, steps, u64::shrink, fails).unwrap();
+        assert_eq!(
+            found,
+            Minimised {
+                value: 10,
+                steps: 0,
+                out_of_budget: false
+            }
+        );
+        // An error of the predicate ends the search.
+        let broken = super::minimise(1000u64, steps, u64::shrink, |_| Err("probe failed"));
+        assert_eq!(broken, Err("probe failed"));
     }
 }

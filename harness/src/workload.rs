@@ -491,10 +491,15 @@ pub trait Workload: Send + Sync + 'static {
         }
         Ok(inputs)
     }
-    /// Inputs one step smaller than `input`, for minimising a failure.
+    /// Inputs one step smaller than `input`, for minimising a failure:
+    /// `check`'s disagreements, `bench`'s wrong answers before timing, and
+    /// crashes and hangs, each within a budget of steps and time.
     ///
     /// The default offers none, and `check` then reports a disagreement as
-    /// "not minimised". An input that is an integer, an array, a `Vec` or a
+    /// "not minimised" (`bench` cuts a long one around its first
+    /// difference). Offer the boldest steps first and not too many: every
+    /// candidate is built before the first is tried. An input that is an
+    /// integer, an array, a `Vec` or a
     /// tuple of these shrinks with one line,
     /// `fn shrink(&self, input: &Self::Input) -> Vec<Self::Input> { bitbench::Shrink::shrink(input) }`
     /// (see [`Shrink`](crate::Shrink)).

@@ -16,7 +16,11 @@
 //! record BROKE (and the other way round, fixed, without failing). A third
 //! binary, `wrong`, built with `bitbench::main!`, has `table` answer one
 //! too many on those inputs: every command that runs variants must exit 1
-//! and name its records.
+//! and name its records. A fourth, `big`, is a hex encoder over megabyte
+//! buffers whose `planted` variant writes one byte wrong: `bench` must
+//! tell that in a few KB on the terminal, in the results file and in the
+//! report, shrunk to the byte or (its shrinker off) cut around the first
+//! difference, naming the set, seed and index that regenerate the input.
 
 mod common;
 
@@ -150,6 +154,61 @@ impl Workload for Bits {
     fn picture(&self, input: &u64) -> String { format!("{input:064b}") }
     fn shrink(&self, input: &u64) -> Vec<u64> { bitbench::Shrink::shrink(input) }
 }
+
+/// Bytes to hex, two ways; `planted` writes the byte `ab` as `ba`. Its
+/// inputs are buffers of `size:N` random bytes, written in hex; it shrinks
+/// them (as `Vec<u8>` does) unless `shrinks` is false.
+pub struct Hex {
+    pub shrinks: bool,
+}
+
+fn hex(bytes: &[u8], planted: bool) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        if planted && b == 0xab {
+            out.push_str("ba");
+        } else {
+            out.push(char::from(DIGITS[usize::from(b >> 4)]));
+            out.push(char::from(DIGITS[usize::from(b & 15)]));
+        }
+    }
+    out
+}
+
+impl Workload for Hex {
+    type Input = Vec<u8>;
+    type Output = String;
+    fn name(&self) -> &'static str { "hex" }
+    fn description(&self) -> &'static str { "bytes to hex" }
+    fn unit(&self) -> &'static str { "bytes" }
+    fn variants(&self) -> Vec<VariantInfo> {
+        vec![VariantInfo::new("table", "a digit table", &[]), VariantInfo::new("planted", "wrong on ab", &[])]
+    }
+    fn solver(&self, variant: &str) -> Option<Box<dyn Solve<Vec<u8>, String>>> {
+        let planted = match variant { "table" => false, "planted" => true, _ => return None };
+        Some(Box::new(move |b: &Vec<u8>| hex(b, planted)))
+    }
+    fn input_sets(&self) -> Vec<InputSet> {
+        vec![InputSet::new("size:N", "N random bytes").parameters(&["bytes"])]
+    }
+    fn bench_sets(&self, _quick: bool) -> Vec<String> { vec!["size:1048576".into()] }
+    fn bench_batch(&self, _quick: bool) -> usize { 1 }
+    fn generate(&self, set: &Member, seed: u64, n: usize) -> Result<Vec<Vec<u8>>, String> {
+        let (size, mut x): (usize, u64) = (set.get(0)?, seed);
+        let mut byte = move || { x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (x >> 56) as u8 };
+        Ok((0..n).map(|_| (0..size).map(|_| byte()).collect()).collect())
+    }
+    fn parse_input(&self, text: &str) -> Result<Vec<u8>, String> {
+        let digits = text.as_bytes().chunks(2).map(|d| std::str::from_utf8(d).ok().and_then(|d| u8::from_str_radix(d, 16).ok()));
+        digits.collect::<Option<_>>().ok_or_else(|| format!("'{text}': not hex"))
+    }
+    fn format_input(&self, input: &Vec<u8>) -> String { hex(input, false) }
+    fn format_output(&self, output: &String) -> String { output.clone() }
+    fn shrink(&self, input: &Vec<u8>) -> Vec<Vec<u8>> {
+        if self.shrinks { bitbench::Shrink::shrink(input) } else { Vec::new() }
+    }
+}
 "#;
 
 const FAULTY: &str = r#"
@@ -166,13 +225,22 @@ const CLEAN: &str = "bitbench::main!(fault_kernel::Bits { fault: \"\", victim: \
 const WRONG: &str =
     "bitbench::main!(fault_kernel::Bits { fault: \"wrong\", victim: \"table\" });\n";
 
+/// The hex encoder, shrinking its inputs unless `NO_SHRINK` is set.
+const BIG: &str = r#"
+fn main() -> std::process::ExitCode {
+    let shrinks = std::env::var_os("NO_SHRINK").is_none();
+    bitbench::cli::main(&[&fault_kernel::Hex { shrinks }], bitbench::origin!())
+}
+"#;
+
 /// Where the fixture crate is written.
 fn fixture_dir() -> PathBuf {
     scratch("faults")
 }
 
-/// The fixture's `faulty` and `clean` binaries (`wrong` is beside them),
-/// built once for every test here and copied to a folder of their own.
+/// The fixture's `faulty` and `clean` binaries (`wrong` and `big` are
+/// beside them), built once for every test here and copied to a folder of
+/// their own.
 fn binaries() -> &'static (PathBuf, PathBuf) {
     static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     BUILT.get_or_init(|| {
@@ -183,12 +251,13 @@ fn binaries() -> &'static (PathBuf, PathBuf) {
         std::fs::write(dir.join("src/bin/faulty.rs"), FAULTY).unwrap();
         std::fs::write(dir.join("src/bin/clean.rs"), CLEAN).unwrap();
         std::fs::write(dir.join("src/bin/wrong.rs"), WRONG).unwrap();
+        std::fs::write(dir.join("src/bin/big.rs"), BIG).unwrap();
         // Copied out of the target directory, which other tests here build
         // into at the same time (a matrix level, a history revision).
         let built = build_outside(&dir, "faulty");
         let bin = scratch("faults-bin");
         std::fs::create_dir_all(&bin).unwrap();
-        let [faulty, clean, _] = ["faulty", "clean", "wrong"].map(|name| {
+        let [faulty, clean, ..] = ["faulty", "clean", "wrong", "big"].map(|name| {
             let name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
             std::fs::copy(built.with_file_name(&name), bin.join(&name)).unwrap();
             bin.join(name)
@@ -592,5 +661,99 @@ fn a_wrong_answer_fails_every_command() {
     let kept = target.join("bitbench-ab");
     std::fs::remove_dir_all(kept.join(&sha)).ok();
     std::fs::remove_dir_all(kept.join("src").join(&sha)).ok();
+    std::fs::remove_dir_all(&scratch).ok();
+}
+
+/// A wrong answer on a 1 MiB buffer (2 MiB of hex for the input and for
+/// each answer) is a few KB wherever it is told: shrunk to the one byte
+/// that does it, whose repro line reproduces it; with the shrinker off,
+/// cut around the first difference, whose position is where the input,
+/// regenerated from the set, seed and index the finding names, has its
+/// first `ab`.
+#[test]
+fn a_wrong_answer_on_a_megabyte_input_stays_a_few_kb() {
+    let (faulty, _) = binaries();
+    let big = faulty.with_file_name(format!("big{}", std::env::consts::EXE_SUFFIX));
+    let scratch = scratch("big");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let run = |args: &[&str], shrinks: bool| {
+        let mut command = Command::new(&big);
+        command.args(args).current_dir(&scratch).env("CI", "1");
+        if !shrinks {
+            command.env("NO_SHRINK", "1");
+        }
+        command.output().expect("the fixture runs")
+    };
+    let size = |path: &Path| std::fs::metadata(path).unwrap().len();
+    for shrinks in [true, false] {
+        let results = scratch.join(format!("bench-{shrinks}.json"));
+        let args = [
+            "bench",
+            "--quick",
+            "--variant",
+            "planted",
+            "--inputs",
+            "size:1048576",
+            "--out",
+            results.to_str().unwrap(),
+        ];
+        let out = run(&args, shrinks);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+        assert!(stdout.len() + stderr.len() < 4_000, "{stdout}\n{stderr}");
+        let report = scratch.join(format!("report-{shrinks}"));
+        let drawn = run(
+            &[
+                "report",
+                results.to_str().unwrap(),
+                "--out",
+                report.to_str().unwrap(),
+            ],
+            true,
+        );
+        assert!(drawn.status.success(), "{}", text(&drawn).1);
+        assert!(size(&results) < 8_000, "{}", size(&results));
+        assert!(size(&report.join("report.md")) < 8_000);
+        assert!(size(&report.join("index.html")) < 16_000);
+        let page = std::fs::read_to_string(report.join("report.md")).unwrap();
+        let named = "(input 0 of set 'size:1048576' (seed 1), ";
+        for told in [&stdout, &page] {
+            assert!(told.contains(named), "{told}");
+        }
+        if shrinks {
+            assert!(
+                stdout.contains("on ab expected ab (table) but got ba ("),
+                "{stdout}"
+            );
+            let repro = stdout
+                .lines()
+                .find_map(|l| l.split("; reproduce: ").nth(1))
+                .expect("a repro line");
+            let words = repro.split(' ').skip(1).map(|w| w.trim_matches('\''));
+            let again = run(&words.collect::<Vec<_>>(), true);
+            assert_eq!(text(&again).0, "ba\n", "{repro}");
+        } else {
+            let inputs = run(
+                &[
+                    "inputs",
+                    "hex",
+                    "size:1048576",
+                    "--seed",
+                    "1",
+                    "--count",
+                    "1",
+                ],
+                true,
+            );
+            let input = text(&inputs).0;
+            let first = (0..input.len() / 2)
+                .find(|i| &input[2 * i..2 * i + 2] == "ab")
+                .unwrap();
+            let differ = format!("; the answers first differ at char {} (", 2 * first);
+            assert!(stdout.contains(&differ), "{differ}: {stdout}");
+            assert!(stdout.contains(" of 2097152]"), "{stdout}");
+            assert!(stdout.contains("not shrunk: the workload's shrink offers no smaller input"));
+        }
+    }
     std::fs::remove_dir_all(&scratch).ok();
 }

@@ -15,6 +15,7 @@ mod dataset;
 pub mod dispatch;
 pub mod disturbance;
 pub mod environment;
+pub mod excerpt;
 pub mod export;
 mod font;
 pub mod history;

@@ -10,6 +10,7 @@ use crate::engine::serve::{Answers, Lines, Request};
 use crate::entry::Suite;
 use crate::error::Error;
 use reports::compare::Verdict;
+use reports::excerpt;
 use std::path::Path;
 
 /// A batch both builds answered alike.
@@ -108,14 +109,17 @@ pub fn answers(
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));
     write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
-    let shown = |x: Option<&String>| x.map_or("nothing".to_owned(), |s| format!("'{s}'"));
+    let (a_said, b_said) = (from_a.get(i), from_b.get(i));
+    let text = |x: Option<&String>| x.cloned().unwrap_or_default();
+    let cut = excerpt::disagreement(&lines[i], &text(a_said), &text(b_said));
+    let shown = |x: Option<&String>, s: &str| x.map_or("nothing".to_owned(), |_| format!("'{s}'"));
     let why = format!(
         "answers differ on input '{}' (#{} of {}): A {}, B {}",
-        lines[i],
+        cut.input,
         i + 1,
         p.set,
-        shown(from_a.get(i)),
-        shown(from_b.get(i))
+        shown(a_said, &cut.expected),
+        shown(b_said, &cut.got)
     );
     let repro = [&a.side, &b.side]
         .iter()
@@ -160,7 +164,10 @@ fn faulted(
     let (me, other) = (&sides[0].label, &sides[1].label);
     match prober.search(lines.to_vec(), fault, &shrink) {
         Ok(found) if !found.inputs.is_empty() => {
-            let shown: Vec<String> = found.inputs.iter().map(|i| format!("'{i}'")).collect();
+            let shown = found.inputs.iter();
+            let shown: Vec<String> = shown
+                .map(|i| format!("'{}'", excerpt::around(i, 0)))
+                .collect();
             let why = format!(
                 "{me} {} on input {} where {other} does not",
                 found.fault.describe(),

@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::fault::TimeoutArg;
 use crate::outln;
 use crate::repro::solve_line;
+use reports::excerpt::{around, disagreement};
 use std::time::Duration;
 
 /// `bitbench check`'s arguments.
@@ -84,10 +85,10 @@ fn print_report(report: &CheckReport, program: &str) {
     }
     for f in &report.failures {
         outln!();
-        let shrunk = if f.minimised {
-            "minimised"
-        } else {
-            "not minimised: the workload's shrink offers no smaller input"
+        let shrunk = match (f.minimised, f.out_of_budget) {
+            (true, false) => "minimised",
+            (true, true) => "minimised until its budget ran out",
+            (false, _) => "not minimised: the workload's shrink offers no smaller input",
         };
         outln!(
             "  {} disagrees with {} on this input ({shrunk}; from {}):",
@@ -95,11 +96,26 @@ fn print_report(report: &CheckReport, program: &str) {
             f.reference,
             f.origin
         );
-        for line in f.picture.lines() {
+        // Each value cut to a few hundred characters around the answers'
+        // first difference.
+        let cut = disagreement(&f.input, &f.expected, &f.got);
+        let long = cut.input != f.input;
+        if long {
+            outln!("    input: {}", cut.input);
+        }
+        for line in around(&f.picture, 0).lines() {
             outln!("      {line}");
         }
-        outln!("    {:>10}: {}", f.reference, f.expected);
-        outln!("    {:>10}: {}", f.variant, f.got);
+        outln!("    {:>10}: {}", f.reference, cut.expected);
+        outln!("    {:>10}: {}", f.variant, cut.got);
+        if long {
+            outln!(
+                "    reproduce: too long for a command line; `{program} inputs {}` \
+                 regenerates it from the set and seed above",
+                report.workload
+            );
+            continue;
+        }
         let input = std::slice::from_ref(&f.input);
         let repro =
             |variant: &str| solve_line(program, &report.workload, Some(variant), input, None);

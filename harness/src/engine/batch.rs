@@ -12,6 +12,7 @@
 use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::beacon::Batch;
+use crate::repro::Generated;
 use crate::sets;
 use crate::workload::Workload;
 use std::hint::black_box;
@@ -112,14 +113,19 @@ pub fn prepare<W: Workload + ?Sized>(
             set: set.to_owned(),
         };
         let expected = verify::expected(w, &inputs, &batch).map_err(BatchError::Invalid)?;
+        let source = Generated {
+            set,
+            seed: request.seed,
+            count: w.bench_batch(request.quick),
+        };
         let out = verify::checked(
             w,
             request.variant,
             &mut *solver,
             &inputs,
+            &source,
             &prepared,
             expected.as_ref(),
-            &batch,
         )
         .map_err(BatchError::Wrong)?;
         elements = Some(

@@ -38,6 +38,7 @@ use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::progress;
+use crate::repro::Generated;
 use crate::sets;
 use crate::workload::{VariantInfo, Workload};
 use reports::Record;
@@ -83,7 +84,12 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         solvers: Vec::new(),
     };
     for (set, inputs) in &inputs_by_set {
-        verified.verify_set(w, &chosen, set, inputs, &options.exclude)?;
+        let source = Generated {
+            set,
+            seed: options.seed,
+            count: w.bench_batch(options.quick),
+        };
+        verified.verify_set(w, &chosen, &source, inputs, &options.exclude)?;
     }
     let Verified {
         mut records,

@@ -18,21 +18,31 @@
 //! the variant it chose for that input.
 //!
 //! The solvers are shared from `pool.rs`, the passes run in `compare.rs`,
-//! and a disagreement is made small in `minimise.rs`.
+//! and a disagreement is made small by [`super::minimise`], within
+//! [`SHRINK_BUDGET`].
 
 mod compare;
-mod minimise;
 mod pool;
 
+use crate::engine::minimise::{answer, minimise};
 use crate::error::Error;
-use crate::fault::Excluded;
+use crate::fault::{Excluded, chose_note};
 use crate::progress;
 use crate::sets;
+use crate::shrink::Budget;
 use crate::workload::{VariantInfo, Workload};
 use compare::{CHUNK, Case, Cases, Tally, compare};
-use minimise::{answer, minimise, pair};
-use pool::Pool;
+use pool::{Pool, pair};
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// How far a disagreement is shrunk: generous, since finding the smallest
+/// input is what `check` is for (a disagreement on a small input takes a
+/// fraction of a second).
+const SHRINK_BUDGET: Budget = Budget {
+    steps: 10_000,
+    time: Duration::from_secs(10),
+};
 
 /// What `check` should do.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -97,6 +107,10 @@ pub struct Failure {
     /// Whether the workload's `shrink` offered any smaller input to try:
     /// if not, `input` is the one the check drew, not minimised.
     pub minimised: bool,
+    /// Whether shrinking stopped at its budget ([`SHRINK_BUDGET`]) rather
+    /// than where no smaller input disagreed.
+    #[serde(default)]
+    pub out_of_budget: bool,
     /// The minimised input in the spec's text format.
     pub input: String,
     /// The minimised input drawn for humans.
@@ -119,6 +133,7 @@ fn cases<W: Workload + ?Sized>(
     for (label, input) in w.edge_cases() {
         cases.push(Case {
             origin: origins.len(),
+            index: None,
             input,
         });
         origins.push(format!("edge case '{label}'"));
@@ -131,8 +146,13 @@ fn cases<W: Workload + ?Sized>(
             .generate(&set, options.seed, options.cases)
             .map_err(|e| Error::usage(format!("{}: input set '{name}': {e}", w.name())))?;
         let origin = origins.len();
-        cases.extend(inputs.into_iter().map(|input| Case { origin, input }));
-        origins.push(format!("input set '{name}' (seed {})", options.seed));
+        let drawn = inputs.into_iter().enumerate();
+        cases.extend(drawn.map(|(i, input)| Case {
+            origin,
+            index: Some(i),
+            input,
+        }));
+        origins.push(format!("set '{name}' (seed {})", options.seed));
     }
     Ok((cases, origins))
 }
@@ -179,7 +199,7 @@ pub(crate) fn inputs_of<W: Workload + ?Sized>(
         .unwrap_or_default()
         .iter()
         .filter(|c| variant == reference || w.skip(variant, &c.input).is_none())
-        .map(|c| (w.format_input(&c.input), origins[c.origin].clone()))
+        .map(|c| (w.format_input(&c.input), c.origin_text(&origins)))
         .collect())
 }
 
@@ -360,16 +380,26 @@ fn minimised<W: Workload + ?Sized>(
     let mut set = pool.take()?;
     let (reference_solver, solver) = pair(&mut set, reference, variant);
     let names = [pool.names[reference], pool.names[variant]];
-    let small = minimise(w, names, &mut **reference_solver, &mut **solver, case.input);
+    let origin = case.origin_text(origins);
+    let found = minimise(
+        w,
+        names,
+        &mut **reference_solver,
+        &mut **solver,
+        case.input,
+        SHRINK_BUDGET,
+    );
+    let small = found.value;
     let failure = Failure {
         variant: names[1].to_owned(),
         reference: names[0].to_owned(),
-        origin: origins[case.origin].clone(),
+        origin,
         minimised,
+        out_of_budget: found.out_of_budget,
         input: w.format_input(&small),
         picture: w.picture(&small),
         expected: answer(w, names[0], &mut **reference_solver, &small),
-        got: answer(w, names[1], &mut **solver, &small),
+        got: answer(w, names[1], &mut **solver, &small) + &chose_note(solver.chosen(&small)),
     };
     pool.put(set);
     Ok(failure)

@@ -2,7 +2,8 @@
 //! over its [`Workload`](crate::Workload).
 //!
 //! [`verify`] compares a variant's answers with the oracle's, [`check`]
-//! is the differential check with its shrinking, [`bench`] times each
+//! is the differential check, [`minimise`] shrinks what either finds and
+//! `wrong_answer.rs` tells it in a few KB, [`bench`] times each
 //! variant on each set, [`batch`] prepares one batch for `cargo bench`,
 //! [`solve`] answers given inputs and [`serve`] answers `ab`'s requests.
 //! Each announces the batches of user code it runs on the beacon of
@@ -13,9 +14,13 @@
 pub mod batch;
 pub mod bench;
 pub mod check;
+pub(crate) mod minimise;
 pub mod serve;
 pub mod solve;
 pub mod verify;
+mod wrong_answer;
 
 #[cfg(test)]
 mod preparation_tests;
+#[cfg(test)]
+mod wrong_answer_tests;

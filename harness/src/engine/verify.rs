@@ -5,7 +5,8 @@
 //! any timing: the oracle, or where its cost model refuses an input, the
 //! declared default variant (which `check` verifies against the oracle on
 //! smaller inputs). A wrong answer or a panic is the variant's result, with
-//! a reason naming the input; it is never timed.
+//! a reason naming the input (shrunk, and cut to a few KB: see
+//! `wrong_answer.rs`); it is never timed.
 //!
 //! Every run of a solver here goes through [`prepare`] first, so a variant
 //! that reads its own form of the inputs ([`crate::prepared`]) gets it the
@@ -13,8 +14,8 @@
 
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
-use crate::fault::chose_note;
 use crate::guard::catch;
+use crate::repro::Generated;
 use crate::workload::{Prepared, Solve, Workload, runnable};
 use std::time::{Duration, Instant};
 
@@ -136,23 +137,27 @@ pub(crate) fn prepare<I, O>(solver: &dyn Solve<I, O>, inputs: &[I]) -> Result<Pr
     catch(|| solver.prepare(inputs)).map_err(|panic| format!("{panic} while preparing its inputs"))
 }
 
-/// Solves `inputs` with `variant`, from the forms `prepared` holds, and
-/// compares with `expected` (when there is a reference); returns the
-/// variant's answers, or why they cannot be measured.
+/// Solves `inputs` (drawn from `source`) with `variant`, from the forms
+/// `prepared` holds, and compares with `expected` (when there is a
+/// reference); returns the variant's answers, or why they cannot be
+/// measured.
 ///
-/// The run is announced as a step of `batch`, allowed ten times the
-/// reference's time on it.
+/// The run is announced as a step of the set's batch, allowed ten times
+/// the reference's time on it.
 pub(crate) fn checked<W: Workload + ?Sized>(
     w: &W,
     variant: &str,
     solver: &mut dyn Solve<W::Input, W::Output>,
     inputs: &[W::Input],
+    source: &Generated<'_>,
     prepared: &Prepared,
     expected: Option<&Expected<W::Output>>,
-    batch: &dyn Fn() -> Batch,
 ) -> Result<Vec<W::Output>, String> {
     let took = expected.map_or(Duration::ZERO, |e| e.took);
-    let running = beacon::begin(|| Step::new(variant, batch(), took));
+    let batch = Batch::Set {
+        set: source.set.to_owned(),
+    };
+    let running = beacon::begin(|| Step::new(variant, batch, took));
     let got = solve_prepared(solver, inputs, prepared)
         .map_err(|panic| format!("{variant} {panic}, not measured"))?;
     drop(running);
@@ -161,13 +166,13 @@ pub(crate) fn checked<W: Workload + ?Sized>(
     };
     match (0..inputs.len()).find(|&i| !w.same(&expected.answers[i], &got[i])) {
         None => Ok(got),
-        Some(i) => Err(format!(
-            "wrong answer, not measured: on {} expected {} ({}) but got {}{}",
-            w.format_input(&inputs[i]),
-            w.format_output(&expected.answers[i]),
-            expected.name,
-            w.format_output(&got[i]),
-            chose_note(solver.chosen(&inputs[i]))
+        Some(i) => Err(super::wrong_answer::reason(
+            w,
+            variant,
+            solver,
+            (inputs, i, source),
+            expected,
+            &got[i],
         )),
     }
 }
@@ -207,7 +212,7 @@ pub(crate) fn build_solver<W: Workload + ?Sized>(
 mod tests {
     use super::{Expected, checked};
     use crate::dispatch::tests::{Toy, at, three_ranges};
-    use crate::fault::beacon::Batch;
+    use crate::repro::Generated;
     use crate::workload::{Prepared, Workload};
 
     #[test]
@@ -225,19 +230,23 @@ mod tests {
             took: std::time::Duration::ZERO,
         };
         let mut solver = w.solver("dispatch").unwrap();
-        let set = || Batch::Set { set: "all".into() };
+        let source = Generated {
+            set: "all",
+            seed: 1,
+            count: 4,
+        };
         let why = checked(
             &w,
             "dispatch",
             &mut *solver,
             &inputs,
+            &source,
             &Prepared::none(),
             Some(&expected),
-            &set,
         )
         .unwrap_err();
         assert!(
-            why.ends_with("expected 1 (scalar) but got 2 (chose wide for this input)"),
+            why.contains("expected 1 (scalar) but got 2 (chose wide for this input) (input 0 of set 'all' (seed 1)"),
             "{why}"
         );
     }

@@ -1,9 +1,11 @@
 //! A fault as the user reads it: workload, variant, where the input came
 //! from, what happened in words, the (shrunk) input and its picture, and
-//! the command that reproduces it.
+//! the command that reproduces it. An input or picture too long to read is
+//! cut ([`reports::excerpt`]), so a finding stays a few KB.
 
 use super::kind::Fault;
 use crate::outln;
+use reports::excerpt::around;
 
 /// One variant's crash or hang, investigated.
 #[derive(Clone, Debug)]
@@ -25,7 +27,7 @@ pub(crate) struct Finding {
     pub inputs: Vec<String>,
     /// Whether the input was shrunk (`false`: as drawn).
     pub shrunk: bool,
-    /// Whether shrinking stopped at its time budget.
+    /// Whether shrinking stopped at its budget (of time or steps).
     pub out_of_time: bool,
     /// The input drawn for humans (one input only).
     pub picture: String,
@@ -41,7 +43,7 @@ impl Finding {
                 "{} (the batch did not fault again alone)",
                 self.fault.describe()
             ),
-            [one] => format!("{} on {one}", self.fault.describe()),
+            [one] => format!("{} on {}", self.fault.describe(), around(one, 0)),
             many => format!(
                 "{} on {} inputs together",
                 self.fault.describe(),
@@ -69,7 +71,7 @@ impl Finding {
         let how = match (self.inputs.len(), self.shrunk, self.out_of_time) {
             (0, ..) => "no single input found: the batch did not fault again in a fresh process",
             (1, true, false) => "minimised",
-            (1, true, true) => "minimised until the time budget ran out",
+            (1, true, true) => "minimised until its budget ran out",
             (1, false, _) => "not minimised: no smaller input faults the same way",
             _ => "the fault needs these inputs together",
         };
@@ -78,14 +80,14 @@ impl Finding {
         match self.inputs.as_slice() {
             [] => {}
             [one] => {
-                outln!("    input: {one}");
-                for line in self.picture.lines() {
+                outln!("    input: {}", around(one, 0));
+                for line in around(&self.picture, 0).lines() {
                     outln!("      {line}");
                 }
             }
             many => {
                 for input in many {
-                    outln!("    input: {input}");
+                    outln!("    input: {}", around(input, 0));
                 }
             }
         }

@@ -22,9 +22,10 @@
 use super::kind::Fault;
 use super::watch::{self, Deadline};
 use crate::error::Error;
+use crate::shrink::{self, Budget};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long shrinking may go on, in deadlines: bounded whether candidates
 /// crash at once or each hangs to its end.
@@ -68,7 +69,7 @@ pub(crate) struct Found {
     pub drawn: Option<String>,
     /// Whether shrinking got the input smaller.
     pub shrunk: bool,
-    /// Whether shrinking stopped at its time budget.
+    /// Whether shrinking stopped at its budget (of time or steps).
     pub out_of_time: bool,
 }
 
@@ -196,23 +197,29 @@ impl Prober<'_> {
         }
         if let [input] = found.inputs.as_slice() {
             found.drawn = Some(input.clone());
-            let budget = (self.deadline * SHRINK_DEADLINES).max(SHRINK_FLOOR);
-            let started = Instant::now();
-            let mut input = input.clone();
-            'steps: for _ in 0..SHRINK_STEPS {
-                for candidate in shrink(&input) {
-                    if started.elapsed() > budget {
-                        found.out_of_time = true;
-                        break 'steps;
-                    }
-                    if let Some(f) = same(std::slice::from_ref(&candidate))? {
-                        (input, found.fault, found.shrunk) = (candidate, f, true);
-                        continue 'steps;
-                    }
-                }
-                break;
+            let budget = Budget {
+                steps: SHRINK_STEPS,
+                time: (self.deadline * SHRINK_DEADLINES).max(SHRINK_FLOOR),
+            };
+            // The fault of the last candidate that had one: the one kept.
+            let mut last = None;
+            let small = shrink::minimise(
+                input.clone(),
+                budget,
+                |i| shrink(i),
+                |candidate| {
+                    let f = same(std::slice::from_ref(candidate))?;
+                    let faulted = f.is_some();
+                    last = f.or(last.take());
+                    Ok::<_, Error>(faulted)
+                },
+            )?;
+            if let Some(f) = last {
+                found.fault = f;
             }
-            found.inputs = vec![input];
+            found.shrunk = small.steps > 0;
+            found.out_of_time = small.out_of_budget;
+            found.inputs = vec![small.value];
         }
         Ok(found)
     }

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::fault::Excluded;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::machine;
+use crate::repro::Generated;
 use crate::sampling::Sizer;
 use crate::stats;
 use crate::workload::{Prepared, Solve, VariantInfo, Workload};
@@ -30,18 +31,19 @@ pub struct Verified<'a, W: Workload + ?Sized> {
 }
 
 impl<'a, W: Workload + ?Sized> Verified<'a, W> {
-    /// Verifies every `chosen` variant on `set`'s `inputs` against the
-    /// reference: a variant not run (`excluded` as faulting, its reference
-    /// excluded, skipped) or wrong gets its record, one that passes its
-    /// counters' records and a place among the pending.
+    /// Verifies every `chosen` variant on the `inputs` drawn from `source`
+    /// against the reference: a variant not run (`excluded` as faulting,
+    /// its reference excluded, skipped) or wrong gets its record, one that
+    /// passes its counters' records and a place among the pending.
     pub fn verify_set(
         &mut self,
         w: &W,
         chosen: &[VariantInfo],
-        set: &str,
+        source: &Generated<'_>,
         inputs: &'a [W::Input],
         excluded: &[Excluded],
     ) -> Result<(), Error> {
+        let set = source.set;
         let oracle = w.oracle();
         let reference = verify::reference(w, inputs);
         let faulted = |name: &str| excluded.iter().find(|e| e.variant == name);
@@ -94,9 +96,9 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 v.name,
                 solver_ref,
                 inputs,
+                source,
                 &prepared,
                 expected.as_ref(),
-                &batch,
             );
             let out = match checked {
                 Ok(out) => out,

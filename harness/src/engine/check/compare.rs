@@ -21,8 +21,22 @@ pub type Cases<I> = Vec<Case<I>>;
 pub struct Case<I> {
     /// The index of where it came from.
     pub origin: usize,
+    /// Its index among the inputs its set generated (none for an edge
+    /// case): with the set and seed, what regenerates it.
+    pub index: Option<usize>,
     /// The input.
     pub input: I,
+}
+
+impl<I> Case<I> {
+    /// Where it came from in words, given the origins' words: `input 3 of
+    /// set 'p:0.2' (seed 1)`, `edge case 'empty'`.
+    pub fn origin_text(&self, origins: &[String]) -> String {
+        match self.index {
+            Some(i) => format!("input {i} of {}", origins[self.origin]),
+            None => origins[self.origin].clone(),
+        }
+    }
 }
 
 /// One variant's agreement count and first disagreement.

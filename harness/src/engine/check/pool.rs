@@ -53,3 +53,16 @@ impl<'w, W: Workload + ?Sized> Pool<'w, W> {
             .push(set);
     }
 }
+
+/// Two distinct elements of `v`, both mutable: a reference's solver and
+/// a variant's, of one set.
+pub fn pair<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "two distinct solvers");
+    if a < b {
+        let (low, high) = v.split_at_mut(b);
+        (&mut low[a], &mut high[0])
+    } else {
+        let (low, high) = v.split_at_mut(a);
+        (&mut high[0], &mut low[b])
+    }
+}

@@ -6,6 +6,7 @@ use super::contents::{
     doubt_paragraph, level_cell, level_sentence, machine_line, workload_cell,
 };
 use crate::dataset::Source;
+use crate::excerpt::{FINDING_WIDTH, excerpt};
 use crate::markup::esc;
 use crate::plan::LevelTable;
 use crate::report::doubts::Doubt;
@@ -260,7 +261,11 @@ fn not_shown(skipped: &[String], not_measured: &[(String, &Record)]) -> String {
                 esc(&r.target_cpu),
                 r.metric,
                 r.status,
-                esc(r.reason.as_deref().unwrap_or(""))
+                esc(&excerpt(
+                    r.reason.as_deref().unwrap_or(""),
+                    0,
+                    FINDING_WIDTH
+                ))
             );
         }
         h.push_str("</table>\n");

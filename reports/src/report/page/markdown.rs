@@ -6,6 +6,7 @@ use super::contents::{
     doubt_paragraph, level_cell, level_sentence, machine_line, workload_cell,
 };
 use crate::dataset::Source;
+use crate::excerpt::{FINDING_WIDTH, excerpt};
 use crate::markup::cell;
 use crate::plan::LevelTable;
 use crate::report::doubts::Doubt;
@@ -197,7 +198,7 @@ fn not_shown(skipped: &[String], not_measured: &[(String, &Record)]) -> String {
                 r.input_set,
                 r.target_cpu,
                 r.metric,
-                r.status_reason()
+                excerpt(&r.status_reason(), 0, FINDING_WIDTH)
             );
         }
         if not_measured.len() > MAX_LISTED {
