@@ -20,7 +20,13 @@ pub(crate) fn package(
 ) -> Result<(Value, PathBuf), Error> {
     let manifest = crate_dir.join("Cargo.toml");
     let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .arg("--manifest-path")
         .arg(&manifest)
         .output()

@@ -41,7 +41,10 @@ pub fn check_tools() -> Result<(), String> {
         return Err(format!("valgrind is not installed; {}", install_hint()));
     }
     match version("gungraun-runner") {
-        None => Err(format!("gungraun-runner is not on PATH; {}", install_hint())),
+        None => Err(format!(
+            "gungraun-runner is not on PATH; {}",
+            install_hint()
+        )),
         Some(v) if !matches(&v) => Err(format!(
             "gungraun-runner is '{v}' but this build links gungraun {GUNGRAUN_VERSION}; {}",
             install_hint()

@@ -138,7 +138,11 @@ fn inside(repo: &Path, path: &Path) -> Option<String> {
 /// `ab`'s `git archive` of each revision hold only what git tracks).
 fn form(dependency: &Value, repo: &Path) -> (String, Option<String>) {
     let keys = metadata::source(dependency).unwrap_or_default();
-    let value = |key: &str| keys.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+    let value = |key: &str| {
+        keys.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+    };
     if let Some(url) = value("git") {
         return (format!("from git ({url})"), None);
     }
@@ -262,7 +266,10 @@ fn toolchain(
         Some((_, pre)) => pre.split('.').next().unwrap_or("stable").to_owned(),
         None => version.to_owned(),
     };
-    (channel, format!("the rustc that built this program ({rustc})"))
+    (
+        channel,
+        format!("the rustc that built this program ({rustc})"),
+    )
 }
 
 /// The toolchain a toolchain file names: `channel = "…"` of a TOML one, or
@@ -304,18 +311,19 @@ mod tests {
 
     #[test]
     fn the_toolchain_comes_from_the_file_then_rust_version_then_rustc() {
-        let root = std::env::temp_dir().join(format!("bitbench-ci-toolchain-{}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("bitbench-ci-toolchain-{}", std::process::id()));
         let crate_dir = root.join("kernel");
         std::fs::create_dir_all(&crate_dir).unwrap();
         let rustc = "rustc 1.93.1 (01f6ddf75 2026-02-11)";
         assert_eq!(
             toolchain(&crate_dir, &root, Some("1.90"), rustc),
-            ("1.90.0".to_owned(), "the package's rust-version (1.90)".to_owned())
+            (
+                "1.90.0".to_owned(),
+                "the package's rust-version (1.90)".to_owned()
+            )
         );
-        assert_eq!(
-            toolchain(&crate_dir, &root, None, rustc).0,
-            "1.93.1"
-        );
+        assert_eq!(toolchain(&crate_dir, &root, None, rustc).0, "1.93.1");
         let nightly = "rustc 1.97.0-nightly (abcdef012 2026-05-01)";
         assert_eq!(toolchain(&crate_dir, &root, None, nightly).0, "nightly");
         std::fs::write(
@@ -325,13 +333,19 @@ mod tests {
         .unwrap();
         assert_eq!(
             toolchain(&crate_dir, &root, Some("1.90"), rustc),
-            ("1.92.0".to_owned(), "the channel of rust-toolchain.toml".to_owned())
+            (
+                "1.92.0".to_owned(),
+                "the channel of rust-toolchain.toml".to_owned()
+            )
         );
         // The legacy file, nearer the workspace, is what rustup finds first.
         std::fs::write(crate_dir.join("rust-toolchain"), "1.91.1\n").unwrap();
         assert_eq!(
             toolchain(&crate_dir, &root, Some("1.90"), rustc),
-            ("1.91.1".to_owned(), "the channel of kernel/rust-toolchain".to_owned())
+            (
+                "1.91.1".to_owned(),
+                "the channel of kernel/rust-toolchain".to_owned()
+            )
         );
         std::fs::remove_dir_all(&root).unwrap();
         assert!(is_exact("1.95.0") && !is_exact("1.95") && !is_exact("stable"));

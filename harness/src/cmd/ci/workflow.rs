@@ -561,7 +561,11 @@ mod tests {
     /// Every `uses:` of a text, as `NAME@PIN`.
     fn used(text: &str) -> Vec<&str> {
         text.lines()
-            .filter_map(|l| l.trim_start().trim_start_matches("- ").strip_prefix("uses: "))
+            .filter_map(|l| {
+                l.trim_start()
+                    .trim_start_matches("- ")
+                    .strip_prefix("uses: ")
+            })
             .map(|u| u.split(" #").next().unwrap_or(u))
             .collect()
     }
@@ -570,9 +574,11 @@ mod tests {
     fn every_action_is_pinned_from_the_table_by_a_tag_or_a_full_commit() {
         for action in &ACTIONS {
             let tag = action.pin.strip_prefix('v').is_some_and(|v| {
-                v.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                v.split('.')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
             });
-            let commit = action.pin.len() == 40 && action.pin.bytes().all(|b| b.is_ascii_hexdigit());
+            let commit =
+                action.pin.len() == 40 && action.pin.bytes().all(|b| b.is_ascii_hexdigit());
             assert!(tag || commit, "{}@{}", action.name, action.pin);
             assert_eq!(commit, !action.note.is_empty(), "a commit says what it is");
         }
@@ -592,7 +598,11 @@ mod tests {
             }
         }
         for action in &ACTIONS {
-            assert!(seen.iter().any(|s| s == action.name), "{} unused", action.name);
+            assert!(
+                seen.iter().any(|s| s == action.name),
+                "{} unused",
+                action.name
+            );
         }
     }
 

@@ -218,10 +218,10 @@ impl Package {
             .map(|n| n.replace('-', "_"));
         let has_fuzz_feature = package["features"].get("fuzz").is_some();
         let dependency = metadata::bitbench_dependency(package).ok_or_else(|| {
-                Error::usage(format!(
-                    "fuzz --init: package '{name}' has no dependency on bitbench"
-                ))
-            })?;
+            Error::usage(format!(
+                "fuzz --init: package '{name}' has no dependency on bitbench"
+            ))
+        })?;
         Ok(Package {
             bitbench: source(dependency).ok_or_else(|| {
                 Error::usage(format!(
