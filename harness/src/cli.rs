@@ -110,6 +110,15 @@ enum Command {
     /// Internal: answer `ab`'s requests on stdin (line-delimited JSON).
     #[command(hide = true)]
     Serve,
+    /// Write this program's pull-request gate into its repository, check it,
+    /// or install the tools it counts with.
+    ///
+    /// `{program} ci --init` writes .github/workflows/bench-gate.yml (an
+    /// `ab` of each pull request's base and head) and bench-comment.yml
+    /// (its report as one comment), for this program's package, binary,
+    /// toolchain and features; the gate's steps run `{program} ci
+    /// --install-tools` and `{program} ab`, no file of bitbench's.
+    Ci(cmd::ci::Args),
     /// Run the cargo-fuzz differential targets (fuzz/) for a bounded time each.
     ///
     /// Exits 1 on a finding, printed with the `{program} solve` command that
@@ -296,6 +305,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Dispatch(args) => cmd::dispatch::run(suite, args),
         Command::History(command) => cmd::history::run(suite, command),
         Command::Serve => cmd::serve::run(suite),
+        Command::Ci(args) => cmd::ci::run(suite, args),
         Command::Fuzz(args) => cmd::fuzz::run(suite, args),
     }
 }

@@ -176,9 +176,10 @@ fn it_posts_one_comment_to_a_checked_number_from_the_gates_comment_md() {
         s.uses
             .starts_with("marocchino/sticky-pull-request-comment@")
     });
-    // A major version, not a branch.
+    // A release tag (the action's `v2` is a branch).
+    workflow::assert_pinned(&post.uses);
     assert_eq!(
-        post.uses, "marocchino/sticky-pull-request-comment@v2",
+        post.uses, "marocchino/sticky-pull-request-comment@v2.9.4",
         "{post:#?}"
     );
     assert_eq!(

@@ -5,12 +5,21 @@
 //! with the results, their directories of profiles and flame graphs, and
 //! the pull request's number, even when the gate fails; and a read-only
 //! token, since the gate runs the pull request's code.
+//!
+//! The file is what `bitbench ci --init` writes for this repository, and
+//! the same command writes it for any crate: a fixture crate outside this
+//! workspace, in a repository of its own, runs its own `ci --init` and then
+//! the written gate's `run:` steps in order, as a runner would, on an A/A
+//! pull request (green, a clean comment) and on one that plants an
+//! instruction regression (red, the comment naming the record).
 
 mod common;
 
-use common::workflow::{self, Job, Step, Yaml};
-use common::{fresh_scratch, scratch};
+use common::workflow::{self, Job, Ran, Step, Yaml};
+use common::{bitbench, build_outside, fresh_scratch, git, loop_fixture, scratch, stderr, stdout};
+use common::{target_dir, text, tool_missing};
 use std::path::Path;
+use std::process::Command;
 
 const PATH: &str = ".github/workflows/bench-gate.yml";
 
@@ -89,6 +98,8 @@ fn the_gate_runs_ab_on_the_base_commit_with_full_history_and_a_pinned_toolchain(
         Yaml::Boolean(true),
         "{time:#?}"
     );
+    // After a failed instruction gate too, so the comment tells time.
+    assert!(time.condition.contains("!cancelled()"), "{time:#?}");
 
     let checkout = steps
         .iter()
@@ -248,4 +259,253 @@ fn the_comment_is_a_heading_both_steps_markdown_and_where_the_flame_graphs_are()
     for dir in ["gate-both", "gate-one", "gate-long"] {
         let _ = std::fs::remove_dir_all(scratch(dir));
     }
+}
+
+#[test]
+fn the_committed_workflows_are_what_ci_init_writes_for_this_repository() {
+    let out = bitbench(&["ci", "--check"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    for file in [PATH, ".github/workflows/bench-comment.yml"] {
+        assert!(
+            stdout.contains(&format!("{file} is what ci --init writes")),
+            "{stdout}"
+        );
+        let doc = workflow::load(file);
+        for job in workflow::jobs(&doc) {
+            for step in job.steps().iter().filter(|s| !s.uses.is_empty()) {
+                workflow::assert_pinned(&step.uses);
+            }
+        }
+    }
+}
+
+/// The fixture's answer: the loop, and with `extra` more rounds of work
+/// whose result is thrown away (the same answers, more instructions).
+fn body(extra: u32) -> String {
+    format!("let r = walk(x); for _ in 0..black_box({extra}u32) {{ black_box(r); }} r")
+}
+
+/// `program ci ARGS` in `dir`: its exit code, stdout and stderr.
+fn ci(program: &Path, dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(program)
+        .arg("ci")
+        .args(args)
+        .current_dir(dir)
+        .env("CI", "1")
+        .output()
+        .expect("the fixture runs");
+    (out.status.code(), stdout(&out), stderr(&out))
+}
+
+/// The fixture's own `ci --init`, `--check` and `--force` on its files.
+fn init_is_idempotent_and_leaves_edits_alone(program: &Path, repo: &Path) {
+    let gate_file = repo.join(PATH);
+    let comment_file = repo.join(".github/workflows/bench-comment.yml");
+    let (code, out, err) = ci(program, repo, &["--init"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("wrote .github/workflows/bench-gate.yml"),
+        "{out}"
+    );
+    assert!(
+        out.contains("wrote .github/workflows/bench-comment.yml"),
+        "{out}"
+    );
+    // Where the steps run, and the toolchain's source, said.
+    assert!(err.contains("run from kernel/"), "{err}");
+    assert!(err.contains("toolchain 1.95.0, from"), "{err}");
+    // bitbench is this workspace's harness, by path: outside the repository.
+    assert!(
+        err.contains("warning: bitbench is a path dependency outside this repository"),
+        "{err}"
+    );
+    let written = std::fs::read_to_string(&gate_file).unwrap();
+
+    let (code, out, _) = ci(program, repo, &["--init"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("nothing changed"), "{out}");
+    assert_eq!(std::fs::read_to_string(&gate_file).unwrap(), written);
+    assert_eq!(ci(program, repo, &["--check"]).0, Some(0));
+
+    // An edit is left alone, and named; --check names it; --force rewrites.
+    let edited = std::fs::read_to_string(&comment_file).unwrap() + "# mine\n";
+    std::fs::write(&comment_file, &edited).unwrap();
+    let (code, out, _) = ci(program, repo, &["--init"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("left .github/workflows/bench-comment.yml alone"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&comment_file).unwrap(), edited);
+    let (code, _, err) = ci(program, repo, &["--check"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(".github/workflows/bench-comment.yml was edited"),
+        "{err}"
+    );
+    let (_, out, _) = ci(program, repo, &["--init", "--force"]);
+    assert!(
+        out.contains("rewrote (--force) .github/workflows/bench-comment.yml"),
+        "{out}"
+    );
+
+    // The time switch: a file of its own writing, rewritten either way.
+    let (_, out, _) = ci(program, repo, &["--init", "--time-gates"]);
+    assert!(
+        out.contains("updated .github/workflows/bench-gate.yml"),
+        "{out}"
+    );
+    let timed = std::fs::read_to_string(&gate_file).unwrap();
+    assert!(!timed.contains("continue-on-error"), "{timed}");
+    assert!(timed.contains("- name: Gate on paired time"), "{timed}");
+    ci(program, repo, &["--init"]);
+    assert_eq!(std::fs::read_to_string(&gate_file).unwrap(), written);
+}
+
+/// The gate's `run:` steps on a pull request numbered `number` from `base`
+/// to the checkout's HEAD, in `repo`, as a fresh runner would have them.
+fn run_gate(repo: &Path, base: &str, number: u64) -> Vec<Ran> {
+    git(repo, &["clean", "-fdxq"]);
+    let doc = workflow::parse(&std::fs::read_to_string(repo.join(PATH)).unwrap());
+    let job = workflow::jobs(&doc).remove(0);
+    let head = git(repo, &["rev-parse", "HEAD"]);
+    let event = serde_json::json!({"number": number, "pull_request": {
+        "number": number, "base": {"sha": base}, "head": {"sha": head}}});
+    let target = target_dir();
+    let mut env = RUN_ENV.to_vec();
+    env.extend([
+        // This workspace's target directory and lock file: only the
+        // fixture and bitbench compile, once per source.
+        ("CARGO_TARGET_DIR", target.to_str().unwrap()),
+        ("CARGO_NET_OFFLINE", "true"),
+    ]);
+    let runner = scratch(&format!("gate-runner-{number}"));
+    let _ = std::fs::remove_dir_all(&runner);
+    let ran = workflow::run_job(&doc, &job, repo, &runner, &event, &env);
+    std::fs::remove_dir_all(&runner).unwrap();
+    ran
+}
+
+/// The step of `ran` named `name`.
+fn ran<'a>(ran: &'a [Ran], name: &str) -> &'a Ran {
+    ran.iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no step {name:?}: {ran:#?}"))
+}
+
+/// The comment's row of the fixture's one record for `metric`.
+fn row<'a>(comment: &'a str, metric: &str) -> &'a str {
+    comment
+        .lines()
+        .find(|l| l.starts_with(&format!("| steps | loop | random | {metric} ")))
+        .unwrap_or_else(|| panic!("no {metric} row in {comment}"))
+}
+
+#[test]
+fn an_outside_crates_own_gate_passes_a_a_and_fails_a_planted_regression() {
+    if tool_missing("valgrind") || tool_missing("gungraun-runner") {
+        eprintln!(
+            "SKIPPED: valgrind or gungraun-runner missing (bitbench ci --install-tools installs them)"
+        );
+        return;
+    }
+    // A repository with the crate below its root, as in a monorepo.
+    let repo = fresh_scratch("gate-repo");
+    git(&repo, &["init", "-q"]);
+    let kernel = repo.join("kernel");
+    loop_fixture::init(&kernel, "gatefix");
+    std::fs::remove_dir_all(kernel.join(".git")).unwrap();
+    std::fs::write(
+        kernel.join("src/main.rs"),
+        "bitbench::main!(gatefix::Steps);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        kernel.join("src/lib.rs"),
+        loop_fixture::lib(2000, 256, &body(0)),
+    )
+    .unwrap();
+    let program = build_outside(&kernel, "gatefix");
+    init_is_idempotent_and_leaves_edits_alone(&program, &repo);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "the base, with its gate"]);
+    let base = git(&repo, &["rev-parse", "HEAD"]);
+
+    // A/A: the pull request's head is its base.
+    let steps = run_gate(&repo, &base, 7);
+    let names: Vec<&str> = steps.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        names[..3],
+        [
+            "uses: actions/checkout@v4",
+            "uses: dtolnay/rust-toolchain@3c5f7ea28cd621ae0bf5283f0e981fb97b8a7af9",
+            "uses: Swatinem/rust-cache@v2",
+        ]
+    );
+    for step in steps.iter().filter(|r| !r.name.starts_with("uses:")) {
+        assert_eq!(step.code, Some(0), "{step:#?}");
+    }
+    let comment = std::fs::read_to_string(kernel.join("comment.md")).unwrap();
+    assert!(
+        comment.starts_with("## bench-gate: `gatefix ab`"),
+        "{comment}"
+    );
+    // Answers and instruction counts are exact: one build against itself
+    // agrees and counts the same. (Time's verdict is read off a clock, so
+    // it is reported and not asserted.)
+    let agree = "answers: 1 of 1 record(s) agree on every input";
+    assert_eq!(comment.matches(agree).count(), 2, "{comment}");
+    assert!(
+        row(&comment, "instructions").ends_with("| no change |"),
+        "{comment}"
+    );
+    assert!(comment.contains("0 regressed, 0 broke"), "{comment}");
+    assert!(!comment.contains("BROKE"), "{comment}");
+    assert!(
+        !comment.contains("instruction step wrote no report"),
+        "{comment}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(kernel.join("pr-number")).unwrap(),
+        "7\n"
+    );
+
+    // A pull request doing about 5 % more work for the same answers.
+    std::fs::write(
+        kernel.join("src/lib.rs"),
+        loop_fixture::lib(2000, 256, &body(150)),
+    )
+    .unwrap();
+    git(&repo, &["commit", "-qam", "more work, the same answers"]);
+    let steps = run_gate(&repo, &base, 8);
+    let gate = ran(&steps, "Gate on answers and instructions");
+    assert_eq!(gate.code, Some(1), "{gate:#?}");
+    // The time step still ran and reported; the comment was still made.
+    assert!(
+        ran(&steps, "Paired time (reported, not gated)")
+            .code
+            .is_some()
+    );
+    assert_eq!(
+        ran(&steps, "Collect the pull-request comment").code,
+        Some(0)
+    );
+    let comment = std::fs::read_to_string(kernel.join("comment.md")).unwrap();
+    assert!(
+        row(&comment, "instructions").contains("**REGRESSED**"),
+        "{comment}"
+    );
+    assert!(!comment.contains("time step wrote no report"), "{comment}");
+    assert_eq!(
+        std::fs::read_to_string(kernel.join("pr-number")).unwrap(),
+        "8\n"
+    );
+
+    let kept = target_dir().join("bitbench-ab");
+    for sha in [base, git(&repo, &["rev-parse", "HEAD"])] {
+        std::fs::remove_dir_all(kept.join(&sha)).ok();
+        std::fs::remove_dir_all(kept.join("src").join(&sha)).ok();
+    }
+    std::fs::remove_dir_all(&repo).ok();
 }

@@ -452,10 +452,7 @@ fn count_without_valgrind_says_how_to_install_it() {
     assert_eq!(out.status.code(), Some(2));
     let message = stderr(&out);
     assert!(message.contains("valgrind is not installed"), "{message}");
-    assert!(
-        message.contains("bash .ci/install-measure-tools"),
-        "{message}"
-    );
+    assert!(message.contains("ci --install-tools"), "{message}");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 pub mod ab;
 pub mod bench;
 pub mod check;
+pub mod ci;
 pub mod compare;
 #[cfg(feature = "count")]
 pub mod count;
@@ -17,6 +18,7 @@ pub mod inputs;
 pub mod list;
 pub mod main_job;
 pub mod matrix;
+mod metadata;
 pub mod report;
 pub mod serve;
 pub mod solve;

@@ -2,7 +2,7 @@
 //! (AVX-512), so `bitbench list --json` run under it answers honestly, and
 //! each case is marked countable or not, with the reason.
 
-use super::{CountCase, INSTALL_HINT, Planned};
+use super::{CountCase, Planned, install_hint};
 use reports::Status;
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,7 +35,7 @@ pub fn valgrind_availability(
         .args(["list", "--json"])
         .env("CI", "1")
         .output()
-        .map_err(|e| format!("cannot run valgrind ({e}); {INSTALL_HINT}"))?;
+        .map_err(|e| format!("cannot run valgrind ({e}); {}", install_hint()))?;
     if !out.status.success() {
         return Err(format!(
             "`valgrind {} list --json` failed: {}",

@@ -3,7 +3,8 @@
 //! that passes the YAML test suite, so that each workflow test asserts what
 //! GitHub reads: block scalars, quoting, flow lists, anchors and duplicate
 //! keys (an error, as on GitHub) are the parser's business, not ours. What is
-//! here only walks the parsed tree: jobs, steps, `with:` maps, permissions.
+//! here walks the parsed tree (jobs, steps, `with:` maps, permissions) and
+//! runs a job's `run:` steps locally as a runner would ([`run_job`]).
 
 use std::path::Path;
 
@@ -217,18 +218,40 @@ impl Step {
     }
 }
 
-/// The toolchain a `dtolnay/rust-toolchain@VERSION` step installs, asserting
-/// that it is an exact version (a new stable must not move the figures).
+/// The toolchain a `dtolnay/rust-toolchain` step installs, asserting that
+/// it is an exact version (a new stable must not move the figures): its
+/// `toolchain:` input where it has one (the action pinned by a commit),
+/// else the ref (`@1.95.0`, a branch of that repository naming it).
 pub fn pinned_toolchain(steps: &[Step]) -> String {
     let toolchain = steps
         .iter()
         .find(|s| s.uses.starts_with("dtolnay/rust-toolchain@"))
         .expect("a toolchain step");
-    let version = toolchain.uses.trim_start_matches("dtolnay/rust-toolchain@");
+    let version = toolchain
+        .with("toolchain")
+        .unwrap_or_else(|| toolchain.uses.trim_start_matches("dtolnay/rust-toolchain@"));
     let pinned =
         version.split('.').count() == 3 && version.split('.').all(|p| p.parse::<u32>().is_ok());
     assert!(pinned, "toolchain not an exact version: {version}");
     version.to_owned()
+}
+
+/// Asserts that `uses` names an action pinned by a release tag (`v4`,
+/// `v2.9.4`) or a full commit, never a branch or a bare name.
+pub fn assert_pinned(uses: &str) {
+    let (action, pin) = uses
+        .split_once('@')
+        .unwrap_or_else(|| panic!("{uses}: no @pin"));
+    assert!(action.split('/').count() >= 2, "{uses}: not OWNER/REPO");
+    let tag = pin.strip_prefix('v').is_some_and(|v| {
+        v.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let commit = pin.len() == 40 && pin.bytes().all(|b| b.is_ascii_hexdigit());
+    assert!(
+        tag || commit,
+        "{uses}: pinned neither by a release tag nor a commit"
+    );
 }
 
 /// Runs a step's `run:` script as GitHub's default shell on Linux does
@@ -250,4 +273,228 @@ pub fn step<'a>(steps: &'a [Step], what: &str, find: impl Fn(&Step) -> bool) -> 
         .iter()
         .find(|s| find(s))
         .unwrap_or_else(|| panic!("no step {what} in {steps:#?}"))
+}
+
+/// What one step of [`run_job`] did.
+#[derive(Debug)]
+pub struct Ran {
+    /// The step's `name:`, or `uses: ACTION` for an action.
+    pub name: String,
+    /// Its exit code; `None` when it did not run (an action, or a step
+    /// its `if:` skipped).
+    pub code: Option<i32>,
+    /// Its stdout and stderr.
+    pub output: String,
+}
+
+/// What a workflow's expressions read: the event, the `github` context's
+/// scalars and the outputs of the steps that ran.
+struct Context<'a> {
+    event: &'a serde_json::Value,
+    github: Vec<(String, String)>,
+    outputs: Vec<(String, String, String)>,
+}
+
+impl Context<'_> {
+    /// The value of `${{ expression }}`, as GitHub substitutes it; panics
+    /// on what this runner does not know, so no test passes on an empty
+    /// string where GitHub would have put something.
+    fn value(&self, expression: &str) -> String {
+        if let Some(path) = expression.strip_prefix("github.event.") {
+            let mut at = self.event;
+            for key in path.split('.') {
+                at = &at[key];
+            }
+            return match at {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                other => panic!("the event has no scalar {path}: {other}"),
+            };
+        }
+        if let Some(rest) = expression.strip_prefix("steps.") {
+            let (id, name) = rest
+                .split_once(".outputs.")
+                .unwrap_or_else(|| panic!("not a step's output: {expression}"));
+            return self
+                .outputs
+                .iter()
+                .find(|(i, n, _)| i == id && n == name)
+                .map(|(_, _, v)| v.clone())
+                .unwrap_or_default();
+        }
+        if let Some(key) = expression.strip_prefix("github.")
+            && let Some((_, v)) = self.github.iter().find(|(k, _)| k == key)
+        {
+            return v.clone();
+        }
+        panic!("the local runner does not know ${{{{ {expression} }}}}")
+    }
+
+    /// `text` with every `${{ … }}` replaced by its value.
+    fn substitute(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("${{") {
+            out.push_str(&rest[..at]);
+            let end = rest[at..].find("}}").expect("an expression ends") + at;
+            out.push_str(&self.value(rest[at + 3..end].trim()));
+            rest = &rest[end + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// Whether a step with `if: condition` runs, the job having `failed` so
+/// far; panics on a condition this runner cannot decide.
+fn runs(condition: &str, failed: bool) -> bool {
+    let c = condition.trim();
+    let c = c
+        .strip_prefix("${{")
+        .and_then(|c| c.strip_suffix("}}"))
+        .unwrap_or(c)
+        .trim();
+    match c {
+        "" | "success()" => !failed,
+        "always()" | "!cancelled()" => true,
+        "failure()" => failed,
+        other => panic!("the local runner cannot decide `if: {other}`"),
+    }
+}
+
+/// The working directory GitHub gives `step`'s script: its own
+/// `working-directory`, else the job's `defaults.run`, else the
+/// workflow's, relative to `workspace`.
+fn working_directory(doc: &Yaml, job: &Job, step: &Step, workspace: &Path) -> std::path::PathBuf {
+    let own = step
+        .yaml
+        .as_ref()
+        .and_then(|y| scalar(&y["working-directory"]));
+    let default = |y: &Yaml| scalar(&y["defaults"]["run"]["working-directory"]);
+    match own.or_else(|| default(&job.yaml)).or_else(|| default(doc)) {
+        Some(dir) => workspace.join(dir),
+        None => workspace.to_owned(),
+    }
+}
+
+/// Runs `job` of `doc` as a GitHub runner on Linux would, in `workspace`
+/// (the checkout), its `run:` steps in order: each step's `if:` against
+/// the job's state so far, `continue-on-error`, the `env:` of the
+/// workflow, job and step, `${{ … }}` substituted from `event` (the
+/// event's payload, also written to `$GITHUB_EVENT_PATH`) and the steps'
+/// outputs, the files `$GITHUB_STEP_SUMMARY`, `$GITHUB_OUTPUT` (one per
+/// step) and `$GITHUB_ENV` (read back for the steps after) in `runner`,
+/// and `env` on top. An action (`uses:`) cannot run here: it is checked
+/// for its form ([`assert_pinned`]) and skipped.
+pub fn run_job(
+    doc: &Yaml,
+    job: &Job,
+    workspace: &Path,
+    runner: &Path,
+    event: &serde_json::Value,
+    env: &[(&str, &str)],
+) -> Vec<Ran> {
+    std::fs::create_dir_all(runner).unwrap();
+    let event_path = runner.join("event.json");
+    std::fs::write(&event_path, event.to_string()).unwrap();
+    let summary = runner.join("step-summary.md");
+    let github_env = runner.join("github-env");
+    std::fs::write(&github_env, "").unwrap();
+    let mut context = Context {
+        event,
+        github: vec![("workspace".into(), workspace.display().to_string())],
+        outputs: Vec::new(),
+    };
+    for (k, v) in env {
+        if let Some(key) = k.strip_prefix("GITHUB_") {
+            context.github.push((key.to_lowercase(), (*v).to_owned()));
+        }
+    }
+    let mut exported: Vec<(String, String)> = Vec::new();
+    let mut failed = false;
+    let mut ran = Vec::new();
+    for (i, step) in job.steps().iter().enumerate() {
+        if !step.uses.is_empty() {
+            assert_pinned(&step.uses);
+            ran.push(Ran {
+                name: format!("uses: {}", step.uses),
+                code: None,
+                output: String::new(),
+            });
+            continue;
+        }
+        if !runs(&step.condition, failed) {
+            ran.push(Ran {
+                name: step.name.clone(),
+                code: None,
+                output: String::new(),
+            });
+            continue;
+        }
+        let output = runner.join(format!("github-output-{i}"));
+        std::fs::write(&output, "").unwrap();
+        let mut vars: Vec<(String, String)> = vec![
+            ("CI".into(), "true".into()),
+            ("GITHUB_ACTIONS".into(), "true".into()),
+            ("GITHUB_WORKSPACE".into(), workspace.display().to_string()),
+            ("GITHUB_EVENT_PATH".into(), event_path.display().to_string()),
+            ("GITHUB_STEP_SUMMARY".into(), summary.display().to_string()),
+            ("GITHUB_OUTPUT".into(), output.display().to_string()),
+            ("GITHUB_ENV".into(), github_env.display().to_string()),
+        ];
+        vars.extend(env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        vars.extend(exported.iter().cloned());
+        for scope in [&doc["env"], &job.yaml["env"]] {
+            if let Some(h) = scope.as_hash() {
+                for (k, v) in h {
+                    let value = context.substitute(&scalar(v).unwrap_or_default());
+                    vars.push((scalar(k).unwrap(), value));
+                }
+            }
+        }
+        for (k, v) in &step.env {
+            vars.push((k.clone(), context.substitute(v)));
+        }
+        let out = std::process::Command::new("bash")
+            .args(["--noprofile", "--norc", "-e", "-c"])
+            .arg(context.substitute(&step.run))
+            .current_dir(working_directory(doc, job, step, workspace))
+            .envs(vars)
+            .output()
+            .expect("bash runs");
+        let code = out.status.code().unwrap_or(-1);
+        let keeps_going = step
+            .yaml
+            .as_ref()
+            .is_some_and(|y| y["continue-on-error"] == Yaml::Boolean(true));
+        failed |= code != 0 && !keeps_going;
+        for line in std::fs::read_to_string(&output).unwrap().lines() {
+            let (name, value) = line
+                .split_once('=')
+                .unwrap_or_else(|| panic!("a `name=value` output line: {line}"));
+            context
+                .outputs
+                .push((step.id.clone(), name.to_owned(), value.to_owned()));
+        }
+        exported = std::fs::read_to_string(&github_env)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (k, v) = l
+                    .split_once('=')
+                    .unwrap_or_else(|| panic!("a `NAME=value` line in $GITHUB_ENV: {l}"));
+                (k.to_owned(), v.to_owned())
+            })
+            .collect();
+        ran.push(Ran {
+            name: step.name.clone(),
+            code: Some(code),
+            output: format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        });
+    }
+    ran
 }

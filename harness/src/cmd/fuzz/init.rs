@@ -10,12 +10,12 @@
 //! crate's ([`lock`]).
 
 use super::lock;
+use crate::cmd::metadata::{self, source};
 use crate::entry::Suite;
 use crate::error::Error;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// The workloads as [`main!`](crate::main!) was given them, in order.
@@ -199,36 +199,8 @@ struct Package {
 
 impl Package {
     fn read(crate_dir: &Path, name: &str) -> Result<Package, Error> {
-        let manifest = crate_dir.join("Cargo.toml");
-        let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .args(["metadata", "--format-version", "1", "--no-deps"])
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .output()
-            .map_err(|e| Error::usage(format!("fuzz --init: cannot run cargo metadata: {e}")))?;
-        let metadata: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
-            Error::usage(format!(
-                "fuzz --init: cargo metadata cannot read {}: {}",
-                manifest.display(),
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-            ))
-        })?;
-        let package = metadata["packages"]
-            .as_array()
-            .and_then(|all| all.iter().find(|p| p["name"] == name))
-            .ok_or_else(|| {
-                Error::usage(format!(
-                    "fuzz --init: no package '{name}' in {}",
-                    manifest.display()
-                ))
-            })?;
-        let workspace_root = metadata["workspace_root"]
-            .as_str()
-            .map_or_else(|| crate_dir.to_owned(), PathBuf::from);
-        Package::from_metadata(package, workspace_root)
+        let (package, workspace_root) = metadata::package(crate_dir, name, "fuzz --init")?;
+        Package::from_metadata(&package, workspace_root)
     }
 
     fn from_metadata(package: &Value, workspace_root: PathBuf) -> Result<Package, Error> {
@@ -245,16 +217,11 @@ impl Package {
             .and_then(|t| t["name"].as_str())
             .map(|n| n.replace('-', "_"));
         let has_fuzz_feature = package["features"].get("fuzz").is_some();
-        let dependency = package["dependencies"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|d| d["name"] == "bitbench" && d["kind"].is_null())
-            .ok_or_else(|| {
-                Error::usage(format!(
-                    "fuzz --init: package '{name}' has no dependency on bitbench"
-                ))
-            })?;
+        let dependency = metadata::bitbench_dependency(package).ok_or_else(|| {
+            Error::usage(format!(
+                "fuzz --init: package '{name}' has no dependency on bitbench"
+            ))
+        })?;
         Ok(Package {
             bitbench: source(dependency).ok_or_else(|| {
                 Error::usage(format!(
@@ -336,31 +303,6 @@ impl Package {
     }
 }
 
-/// A dependency's source as the keys of a dependency table: a path, a
-/// crates.io version, or a git repository.
-fn source(dependency: &Value) -> Option<Vec<(&'static str, String)>> {
-    let version = dependency["req"].as_str().unwrap_or("*").to_owned();
-    if let Some(path) = dependency["path"].as_str() {
-        return Some(vec![("path", path.to_owned())]);
-    }
-    let source = dependency["source"].as_str()?;
-    if source == "registry+https://github.com/rust-lang/crates.io-index" {
-        return Some(vec![("version", version)]);
-    }
-    let git = source.strip_prefix("git+")?;
-    let (url, query) = git.split_once('?').unwrap_or((git, ""));
-    let mut keys = vec![("git", url.to_owned())];
-    for (key, value) in query.split('&').filter_map(|kv| kv.split_once('=')) {
-        match key {
-            "branch" => keys.push(("branch", value.to_owned())),
-            "tag" => keys.push(("tag", value.to_owned())),
-            "rev" => keys.push(("rev", value.to_owned())),
-            _ => {}
-        }
-    }
-    Some(keys)
-}
-
 /// `to` relative to the directory `from`, both absolute: `..` up to their
 /// common ancestor, then down.
 fn relative(from: &Path, to: &Path) -> String {
@@ -428,24 +370,6 @@ mod tests {
             Package::from_metadata(&package(serde_json::json!(["lib"])), "/w".into()).unwrap();
         assert_eq!(lib.lib.as_deref(), Some("toy_kernel"));
         assert!(lib.has_fuzz_feature);
-    }
-
-    #[test]
-    fn dependency_sources_become_table_keys() {
-        let path = serde_json::json!({"name": "bitbench", "source": null, "req": "*", "path": "/w/harness"});
-        assert_eq!(source(&path), Some(vec![("path", "/w/harness".into())]));
-        let registry = serde_json::json!({"name": "bitbench", "req": "^0.1",
-            "source": "registry+https://github.com/rust-lang/crates.io-index"});
-        assert_eq!(source(&registry), Some(vec![("version", "^0.1".into())]));
-        let git = serde_json::json!({"name": "bitbench", "req": "*",
-            "source": "git+https://example.invalid/b.git?branch=main"});
-        assert_eq!(
-            source(&git),
-            Some(vec![
-                ("git", "https://example.invalid/b.git".into()),
-                ("branch", "main".into())
-            ])
-        );
     }
 
     /// A user's workspace lock file, written by hand: packages at versions
