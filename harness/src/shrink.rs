@@ -237,7 +237,7 @@ impl<T: Shrink> Shrink for Vec<T> {
         };
         // Two elements' halves are the single removals below.
         let halves = (n > 2)
-            .then(|| [0..n / 2, n / 2..n])
+            .then_some([0..n / 2, n / 2..n])
             .into_iter()
             .flatten()
             .map(|keep| self[keep].to_vec());
