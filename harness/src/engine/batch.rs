@@ -9,6 +9,7 @@
 //! variant against the reference first when asked, as `bench` does
 //! (one implementation of verification serves both).
 
+use crate::engine::checked::checked;
 use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::beacon::Batch;
@@ -118,7 +119,7 @@ pub fn prepare<W: Workload + ?Sized>(
             seed: request.seed,
             count: w.bench_batch(request.quick),
         };
-        let out = verify::checked(
+        let out = checked(
             w,
             request.variant,
             &mut *solver,

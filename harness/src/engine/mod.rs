@@ -1,11 +1,12 @@
 //! The engines: the work itself, run in process on one workload, generic
 //! over its [`Workload`](crate::Workload).
 //!
-//! [`verify`] compares a variant's answers with the oracle's, [`check`]
-//! is the differential check, [`minimise`] shrinks what either finds and
-//! `wrong_answer.rs` tells it in a few KB, [`bench`] times each
-//! variant on each set, [`batch`] prepares one batch for `cargo bench`,
-//! [`solve`] answers given inputs and [`serve`] answers `ab`'s requests.
+//! [`verify`] runs a variant and its reference, `checked` compares their
+//! answers before timing, [`check`] is the differential check,
+//! [`minimise`] shrinks what either finds and `wrong_answer.rs` tells it
+//! in a few KB, [`bench`] times each variant on each set, [`batch`]
+//! prepares one batch for `cargo bench`, [`solve`] answers given inputs
+//! and [`serve`] answers `ab`'s requests.
 //! Each announces the batches of user code it runs on the beacon of
 //! [`crate::fault`], and none knows the type-erased workload above it
 //! ([`crate::dyn_workload`]), the runner that isolates it
@@ -14,6 +15,7 @@
 pub mod batch;
 pub mod bench;
 pub mod check;
+mod checked;
 pub(crate) mod minimise;
 pub mod serve;
 pub mod solve;

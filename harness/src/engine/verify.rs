@@ -5,8 +5,9 @@
 //! any timing: the oracle, or where its cost model refuses an input, the
 //! declared default variant (which `check` verifies against the oracle on
 //! smaller inputs). A wrong answer or a panic is the variant's result, with
-//! a reason naming the input (shrunk, and cut to a few KB: see
-//! `wrong_answer.rs`); it is never timed.
+//! a reason naming the input; it is never timed. Here are the reference's
+//! answers and the runs of a solver; the comparison is
+//! [`super::checked`].
 //!
 //! Every run of a solver here goes through [`prepare`] first, so a variant
 //! that reads its own form of the inputs ([`crate::prepared`]) gets it the
@@ -15,7 +16,6 @@
 use crate::error::Error;
 use crate::fault::beacon::{self, Batch, Step};
 use crate::guard::catch;
-use crate::repro::Generated;
 use crate::workload::{Prepared, Solve, Workload, runnable};
 use std::time::{Duration, Instant};
 
@@ -137,46 +137,6 @@ pub(crate) fn prepare<I, O>(solver: &dyn Solve<I, O>, inputs: &[I]) -> Result<Pr
     catch(|| solver.prepare(inputs)).map_err(|panic| format!("{panic} while preparing its inputs"))
 }
 
-/// Solves `inputs` (drawn from `source`) with `variant`, from the forms
-/// `prepared` holds, and compares with `expected` (when there is a
-/// reference); returns the variant's answers, or why they cannot be
-/// measured.
-///
-/// The run is announced as a step of the set's batch, allowed ten times
-/// the reference's time on it.
-pub(crate) fn checked<W: Workload + ?Sized>(
-    w: &W,
-    variant: &str,
-    solver: &mut dyn Solve<W::Input, W::Output>,
-    inputs: &[W::Input],
-    source: &Generated<'_>,
-    prepared: &Prepared,
-    expected: Option<&Expected<W::Output>>,
-) -> Result<Vec<W::Output>, String> {
-    let took = expected.map_or(Duration::ZERO, |e| e.took);
-    let batch = Batch::Set {
-        set: source.set.to_owned(),
-    };
-    let running = beacon::begin(|| Step::new(variant, batch, took));
-    let got = solve_prepared(solver, inputs, prepared)
-        .map_err(|panic| format!("{variant} {panic}, not measured"))?;
-    drop(running);
-    let Some(expected) = expected.filter(|e| e.name != variant) else {
-        return Ok(got);
-    };
-    match (0..inputs.len()).find(|&i| !w.same(&expected.answers[i], &got[i])) {
-        None => Ok(got),
-        Some(i) => Err(super::wrong_answer::reason(
-            w,
-            variant,
-            solver,
-            (inputs, i, source),
-            expected,
-            &got[i],
-        )),
-    }
-}
-
 /// Looks up a variant and builds it, with the CLI's error for each way that
 /// can fail.
 pub(crate) fn build_solver<W: Workload + ?Sized>(
@@ -204,50 +164,4 @@ pub(crate) fn build_solver<W: Workload + ?Sized>(
             workload.name()
         ))
     })
-}
-
-/// A dispatcher's wrong answer before timing names the variant it chose,
-/// with the dispatch module's toy workload.
-#[cfg(test)]
-mod tests {
-    use super::{Expected, checked};
-    use crate::dispatch::tests::{Toy, at, three_ranges};
-    use crate::repro::Generated;
-    use crate::workload::{Prepared, Workload};
-
-    #[test]
-    fn a_wrong_answer_before_timing_names_the_variant_chosen() {
-        if !three_ranges() {
-            return;
-        }
-        let w = Toy::default();
-        // scalar's answers end in 1; at regime 15 the dispatcher runs wide,
-        // whose answers end in 2.
-        let inputs = at(15, 0..4);
-        let expected = Expected {
-            name: "scalar",
-            answers: inputs.iter().map(|&(_, v)| v * 10 + 1).collect(),
-            took: std::time::Duration::ZERO,
-        };
-        let mut solver = w.solver("dispatch").unwrap();
-        let source = Generated {
-            set: "all",
-            seed: 1,
-            count: 4,
-        };
-        let why = checked(
-            &w,
-            "dispatch",
-            &mut *solver,
-            &inputs,
-            &source,
-            &Prepared::none(),
-            Some(&expected),
-        )
-        .unwrap_err();
-        assert!(
-            why.contains("expected 1 (scalar) but got 2 (chose wide for this input) (input 0 of set 'all' (seed 1)"),
-            "{why}"
-        );
-    }
 }

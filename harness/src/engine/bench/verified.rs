@@ -4,6 +4,7 @@
 //! never timed, one that passes waits for the rounds.
 
 use super::preparation::{self, Preparation};
+use crate::engine::checked::checked;
 use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
 use crate::fault::Excluded;
@@ -91,7 +92,7 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 }
             };
             let verified = Instant::now();
-            let checked = verify::checked(
+            let answers = checked(
                 w,
                 v.name,
                 solver_ref,
@@ -100,7 +101,7 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 &prepared,
                 expected.as_ref(),
             );
-            let out = match checked {
+            let out = match answers {
                 Ok(out) => out,
                 Err(reason) => {
                     self.records.push(Record {
@@ -117,17 +118,8 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
                 self.records
                     .push(preparation_record(w, set, v.name, &took, &pending));
             }
-            for (counter, total) in counter_totals(w, &pending.out) {
-                let per_input = total as f64 / inputs.len() as f64;
-                self.records.push(Record {
-                    median: per_input,
-                    min: per_input,
-                    max: per_input,
-                    samples: 1,
-                    elements_per_sample: inputs.len() as u64,
-                    ..record(w, set, v.name, Metric::Counter, format!("{counter}/input"))
-                });
-            }
+            self.records
+                .extend(counter_records(w, set, v.name, &pending.out));
             pending.record.reason = expected
                 .as_ref()
                 .filter(|e| e.name != oracle)
@@ -323,6 +315,31 @@ impl<'a, W: Workload + ?Sized> Pending<'a, W> {
             ..self.record
         }
     }
+}
+
+/// The counter records of `variant` on `set`: each counter's mean over one
+/// pass's outputs `out`, per input.
+fn counter_records<W: Workload + ?Sized>(
+    w: &W,
+    set: &str,
+    variant: &str,
+    out: &[W::Output],
+) -> Vec<Record> {
+    let inputs = out.len().max(1);
+    counter_totals(w, out)
+        .into_iter()
+        .map(|(counter, total)| {
+            let per_input = total as f64 / inputs as f64;
+            Record {
+                median: per_input,
+                min: per_input,
+                max: per_input,
+                samples: 1,
+                elements_per_sample: inputs as u64,
+                ..record(w, set, variant, Metric::Counter, format!("{counter}/input"))
+            }
+        })
+        .collect()
 }
 
 /// Sums each counter over one pass's outputs, keeping first-seen order.
