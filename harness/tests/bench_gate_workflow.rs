@@ -17,7 +17,7 @@ mod common;
 
 use common::workflow::{self, Job, Ran, Step, Yaml};
 use common::{bitbench, build_outside, fresh_scratch, git, loop_fixture, scratch, stderr, stdout};
-use common::{target_dir, text, tool_missing};
+use common::{target_dir, text, tool_missing, write_outside_manifest};
 use std::path::Path;
 use std::process::Command;
 
@@ -508,4 +508,56 @@ fn an_outside_crates_own_gate_passes_a_a_and_fails_a_planted_regression() {
         std::fs::remove_dir_all(kept.join("src").join(&sha)).ok();
     }
     std::fs::remove_dir_all(&repo).ok();
+}
+
+/// A program without bitbench's `count` feature says so, with the line to
+/// add, and gets a gate on answers and paired time, time deciding, with
+/// no tools to install. (Its bitbench, without default features, is the
+/// build the other outside crates' tests share.)
+#[test]
+fn a_program_without_count_gets_a_gate_on_answers_and_time() {
+    let repo = fresh_scratch("gate-plain");
+    write_outside_manifest(&repo, "gateplain", &[]);
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    std::fs::write(
+        repo.join("src/main.rs"),
+        "bitbench::main!(gateplain::Steps);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("src/lib.rs"),
+        loop_fixture::lib(10, 16, "walk(x)"),
+    )
+    .unwrap();
+    git(&repo, &["init", "-q"]);
+    let program = build_outside(&repo, "gateplain");
+    let (code, out, err) = ci(&program, &repo, &["--init"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        err.contains("built without bitbench's `count` feature"),
+        "{err}"
+    );
+    assert!(err.contains("features = [\"count\"]"), "{err}");
+    assert!(err.contains("answers and paired time decide"), "{err}");
+    assert!(err.contains("run from the repository's root"), "{err}");
+    let doc = workflow::parse(&std::fs::read_to_string(repo.join(PATH)).unwrap());
+    let steps = workflow::jobs(&doc).remove(0).steps();
+    assert!(
+        !steps.iter().any(|s| s.run.contains("--install-tools")),
+        "{steps:#?}"
+    );
+    assert!(
+        !steps
+            .iter()
+            .any(|s| s.run.contains("--metric instructions"))
+    );
+    let time = ab_step(&steps, "time");
+    assert_eq!(time.name, "Gate on answers and paired time");
+    assert!(time.yaml.as_ref().unwrap()["continue-on-error"].is_badvalue());
+    assert!(time.condition.is_empty(), "{time:#?}");
+    // There is no count to install tools for.
+    let (code, _, err) = ci(&program, &repo, &["--install-tools"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("without bitbench's `count` feature"), "{err}");
+    std::fs::remove_dir_all(&repo).unwrap();
 }
