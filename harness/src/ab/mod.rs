@@ -73,14 +73,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
     let metrics = gate(options.threshold_pct, &options.metrics).map_err(Error::usage)?;
     let origin = suite.origin();
     let dir = revision::ab_dir(origin)?;
-    let (a, b) = match &options.builds {
-        Builds::Revisions {
-            base,
-            head,
-            features,
-        } => revision::revisions(origin, base, head.as_deref(), features)?,
-        Builds::Binaries(a, b) => revision::binaries(a, b)?,
-    };
+    let (a, b) = options.builds.sides(origin)?;
     let (date, stamp) = crate::machine::now();
     let path = options
         .out

@@ -1,6 +1,9 @@
 //! What `ab` is asked to do: the two builds, the records, the metrics and
 //! their thresholds, and how long to measure each record.
 
+use crate::entry::Origin;
+use crate::error::Error;
+use crate::revision::{self, Side};
 use reports::Metric;
 use reports::compare::Format;
 use std::path::PathBuf;
@@ -20,6 +23,20 @@ pub enum Builds {
     },
     /// Two prebuilt binaries of the program.
     Binaries(PathBuf, PathBuf),
+}
+
+impl Builds {
+    /// A and B: the revisions built, or the binaries as given.
+    pub fn sides(&self, origin: &Origin) -> Result<(Side, Side), Error> {
+        match self {
+            Builds::Revisions {
+                base,
+                head,
+                features,
+            } => revision::revisions(origin, base, head.as_deref(), features),
+            Builds::Binaries(a, b) => revision::binaries(a, b),
+        }
+    }
 }
 
 /// What `ab` should do.
