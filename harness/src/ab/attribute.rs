@@ -69,7 +69,7 @@ pub fn attribute_time(
             Some((side("A ")?, side("B ")?))
         };
         let unexplained = |pct: Option<f64>| {
-            let note = attribution::time_without_instructions(counter.program, pct);
+            let note = attribution::time_without_instructions(&counter.program, pct);
             match pair(Metric::D1Misses) {
                 Some((a, b)) if counter.cache => Attribution {
                     note: Some(note),

@@ -3,6 +3,7 @@
 //! and a count that moved beyond its threshold ranked by function.
 
 use super::oneshot;
+use super::options::Options;
 use super::plan::Planned;
 use super::records::labelled;
 use super::table::Row;
@@ -23,17 +24,6 @@ pub fn count_tools() -> Option<String> {
     Some("this program was built without bitbench's `count` feature".to_owned())
 }
 
-/// The repository `origin` was built in, which holds the sources of a
-/// build made in place (one made in an export names itself; see
-/// [`Counter::checkout`]); `None` outside a git repository.
-pub fn checkout(origin: &Origin) -> Option<PathBuf> {
-    let top = revision::git(
-        Path::new(origin.manifest_dir),
-        &["rev-parse", "--show-toplevel"],
-    );
-    top.ok().map(PathBuf::from)
-}
-
 /// One workload's planned records and both builds' counts of them.
 type Counts<'p> = (Vec<&'p Planned>, Result<[ResultsFile; 2], Error>);
 
@@ -51,13 +41,38 @@ pub struct Counter<'a> {
     /// Where the flame graphs go.
     pub beside: &'a Path,
     /// The program, as the hints naming its commands call it.
-    pub program: &'a str,
+    pub program: String,
     /// The program's checkout, where a build made in place (not in an
-    /// export) has its sources: attribution names files from it.
-    pub checkout: Option<&'a Path>,
+    /// export, which names itself) has its sources: attribution names
+    /// files from it. `None` outside a git repository.
+    pub checkout: Option<PathBuf>,
 }
 
-impl Counter<'_> {
+impl<'a> Counter<'a> {
+    /// The counter of `origin`'s builds `sides`, with `options`' seed, the
+    /// cache simulation when asked for or when `counted` has one of its
+    /// metrics, and `(files, beside)` for the results files and the flame
+    /// graphs.
+    pub fn new(
+        origin: &Origin,
+        options: &Options,
+        sides: [&'a Side; 2],
+        (files, beside): (&'a Path, &'a Path),
+        counted: &[Metric],
+    ) -> Counter<'a> {
+        let manifest = Path::new(origin.manifest_dir);
+        let checkout = revision::git(manifest, &["rev-parse", "--show-toplevel"]);
+        Counter {
+            seed: options.seed,
+            sides,
+            files,
+            cache: options.cache || counted.iter().any(|&m| m != Metric::Instructions),
+            beside,
+            program: crate::repro::program(origin.binary),
+            checkout: checkout.ok().map(PathBuf::from),
+        }
+    }
+
     /// Both builds' counts of `planned`, per workload: A's and B's results
     /// files (their profiles relative to `files`), or why not.
     pub fn count<'p>(&self, planned: &[&'p Planned]) -> Vec<Counts<'p>> {
@@ -144,7 +159,8 @@ impl Counter<'_> {
     /// Where `b` changed from `a` in `metric`, its flame graphs beside the
     /// results file.
     pub fn attribute(&self, a: &Record, b: &Record, metric: Metric) -> Attribution {
-        let roots = self.checkout.as_slice();
+        let checkout = self.checkout.as_deref();
+        let roots = checkout.as_slice();
         attribution::changed(a, b, metric, [self.files; 2], self.beside, roots)
     }
 }

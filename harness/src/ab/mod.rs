@@ -130,17 +130,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         );
     }
     let counted: Vec<Metric> = metrics.iter().copied().filter(|m| m.exact()).collect();
-    let program = crate::repro::program(origin.binary);
-    let checkout = counts::checkout(origin);
-    let counter = Counter {
-        seed: options.seed,
-        sides: [&a, &b],
-        files: &files,
-        cache: options.cache || counted.iter().any(|&m| m != Metric::Instructions),
-        beside: &beside,
-        program: &program,
-        checkout: checkout.as_deref(),
-    };
+    let counter = Counter::new(origin, options, [&a, &b], (&files, &beside), &counted);
     notes.extend(count_and_attribute(
         &counter, &planned, &counted, &threshold, &mut tally,
     ));
