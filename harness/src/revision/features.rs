@@ -39,27 +39,37 @@ pub enum Count {
 
 /// How `package`, its entry in `cargo metadata`, gets bitbench's `count`.
 pub fn count(package: &Value) -> Count {
-    // What, among a feature's entries, turns bitbench's `count` on.
-    let on: Vec<String> = if package["name"] == "bitbench" {
-        vec!["count".to_owned()]
-    } else {
-        let dependency = package["dependencies"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|d| d["name"] == "bitbench" && d["kind"].is_null());
-        let Some(dependency) = dependency else {
-            return Count::Nowhere;
-        };
-        let listed = dependency["features"].as_array().into_iter().flatten();
-        if listed.into_iter().any(|f| f == "count") {
-            return Count::Default;
-        }
-        let name = dependency["rename"].as_str().unwrap_or("bitbench");
-        vec![format!("{name}/count"), format!("{name}?/count")]
-    };
+    if package["name"] == "bitbench" {
+        return through_features(package, &["count".to_owned()]);
+    }
+    let dependency = package["dependencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|d| d["name"] == "bitbench" && d["kind"].is_null());
+    dependency.map_or(Count::Nowhere, |d| count_through(package, d))
+}
+
+/// How `package` gets bitbench's `count` through `dependency`, its entry
+/// for bitbench: bitbench's own default features hold `count`, so a
+/// dependency that keeps them has it, as one that lists it does.
+pub fn count_through(package: &Value, dependency: &Value) -> Count {
+    let listed = dependency["features"].as_array().into_iter().flatten();
+    if dependency["uses_default_features"] == true || listed.into_iter().any(|f| f == "count") {
+        return Count::Default;
+    }
+    let name = dependency["rename"].as_str().unwrap_or("bitbench");
+    through_features(
+        package,
+        &[format!("{name}/count"), format!("{name}?/count")],
+    )
+}
+
+/// Whether the package's default features turn on one of `on`, else the
+/// first of its features that does.
+fn through_features(package: &Value, on: &[String]) -> Count {
     let features = Features(package["features"].as_object());
-    if features.turn_on("default", &on, &mut Vec::new()) {
+    if features.turn_on("default", on, &mut Vec::new()) {
         return Count::Default;
     }
     features

@@ -44,6 +44,6 @@ mod side;
 
 pub use builder::{Builder, Built, ab_dir};
 pub use cargo::{cargo, target_dir};
-pub use features::FeaturesArg;
+pub use features::{Count, FeaturesArg, count_through};
 pub use git::{git, working_tree_commit};
 pub use side::{Side, binaries, revisions};

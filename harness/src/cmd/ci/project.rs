@@ -8,6 +8,7 @@
 use crate::cmd::metadata;
 use crate::entry::Origin;
 use crate::error::Error;
+use crate::revision;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -183,12 +184,7 @@ fn form(dependency: &Value, repo: &Path) -> (String, Option<String>) {
 /// on bitbench's `count`: the gate builds the default, and follows this
 /// program.
 fn count_mismatch(package: &Value, dependency: &Value, count: bool) -> Option<String> {
-    let name = dependency["rename"].as_str().unwrap_or("bitbench");
-    let by_default = dependency["uses_default_features"] == true
-        || dependency["features"]
-            .as_array()
-            .is_some_and(|f| f.iter().any(|f| f == "count"))
-        || enables(&package["features"], "default", name, &mut Vec::new());
+    let by_default = revision::count_through(package, dependency) == revision::Count::Default;
     match (count, by_default) {
         (true, false) => Some(
             "warning: this program has bitbench's `count` feature, but its package's default \
@@ -204,28 +200,6 @@ fn count_mismatch(package: &Value, dependency: &Value, count: bool) -> Option<St
         ),
         _ => None,
     }
-}
-
-/// Whether the package's feature `feature` turns on `dependency/count`,
-/// directly or through the package's other features.
-fn enables<'a>(
-    features: &'a Value,
-    feature: &'a str,
-    dependency: &str,
-    seen: &mut Vec<&'a str>,
-) -> bool {
-    if seen.contains(&feature) {
-        return false;
-    }
-    seen.push(feature);
-    let Some(list) = features[feature].as_array() else {
-        return false;
-    };
-    list.iter().filter_map(Value::as_str).any(|f| {
-        f == format!("{dependency}/count")
-            || f == format!("{dependency}?/count")
-            || enables(features, f, dependency, seen)
-    })
 }
 
 /// The toolchain to pin and where it came from: the channel of a
