@@ -2,14 +2,11 @@
 //! commands that write files into the user's repository (`fuzz --init`,
 //! `ci --init`): the package, its workspace's root, and the form its
 //! dependency on bitbench takes.
-//!
-//! `--no-deps` and `--offline`: nothing is resolved or downloaded, so this
-//! works wherever the program's manifest is, network or not.
+//! (`revision::metadata` runs cargo for it, as for the revision builds.)
 
 use crate::error::Error;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The package `name` of the manifest in `crate_dir` and its workspace's
 /// root, as `cargo metadata` reports them; errors start with `command`.
@@ -19,26 +16,10 @@ pub(crate) fn package(
     command: &str,
 ) -> Result<(Value, PathBuf), Error> {
     let manifest = crate_dir.join("Cargo.toml");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .output()
-        .map_err(|e| Error::usage(format!("{command}: cannot run cargo metadata: {e}")))?;
-    let mut metadata: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
+    let mut metadata = crate::revision::metadata(crate_dir).map_err(|why| {
         Error::usage(format!(
-            "{command}: cargo metadata cannot read {}: {}",
-            manifest.display(),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .next()
-                .unwrap_or("")
+            "{command}: cargo metadata cannot read {}: {why}",
+            manifest.display()
         ))
     })?;
     let workspace_root = metadata["workspace_root"]

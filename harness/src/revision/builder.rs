@@ -1,7 +1,7 @@
 //! [`Builder`]: builds revisions of the program's repository and keeps
 //! them; [`Built`]: one kept build.
 
-use super::cargo::{cargo, metadata_target};
+use super::cargo::{cargo, metadata, metadata_target};
 use super::features::{self, Count};
 use super::git::{copy_tree, export, git, working_tree_commit};
 use crate::entry::Origin;
@@ -211,14 +211,7 @@ impl<'a> Builder<'a> {
     /// `cargo metadata`; without one (a manifest that does not parse)
     /// only the user's features, and cargo's own error when it builds.
     fn plan(&self, src: &Path) -> Plan {
-        let metadata = Command::new(cargo())
-            .args(["metadata", "--no-deps", "--format-version", "1"])
-            .arg("--offline")
-            .current_dir(src)
-            .output()
-            .ok()
-            .and_then(|out| serde_json::from_slice::<serde_json::Value>(&out.stdout).ok())
-            .unwrap_or_default();
+        let metadata = metadata(src).unwrap_or_default();
         let packages = metadata["packages"]
             .as_array()
             .map_or(&[][..], Vec::as_slice);

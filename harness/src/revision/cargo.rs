@@ -24,9 +24,11 @@ pub fn target_dir(origin: &Origin) -> Result<PathBuf, Error> {
     metadata_target(dir, "matrix")
 }
 
-/// The target directory `cargo` uses for the package at `dir`, asked of
-/// `cargo metadata`; `command` prefixes the errors.
-pub(super) fn metadata_target(dir: &Path, command: &str) -> Result<PathBuf, Error> {
+/// `cargo metadata --no-deps --offline` of the package at `dir`: its
+/// workspace's packages as their manifests say, nothing resolved or
+/// downloaded, so it works wherever the manifest is, network or not.
+/// `Err`: the first line of cargo's complaint.
+pub fn metadata(dir: &Path) -> Result<serde_json::Value, String> {
     let out = Command::new(cargo())
         .args([
             "metadata",
@@ -37,12 +39,25 @@ pub(super) fn metadata_target(dir: &Path, command: &str) -> Result<PathBuf, Erro
         ])
         .current_dir(dir)
         .output()
-        .map_err(|e| Error::usage(format!("{command}: cannot run cargo: {e}")))?;
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|_| {
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    serde_json::from_slice(&out.stdout).map_err(|_| {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        stderr
+            .trim()
+            .lines()
+            .next()
+            .unwrap_or("cargo failed")
+            .to_owned()
+    })
+}
+
+/// The target directory `cargo` uses for the package at `dir`, asked of
+/// `cargo metadata`; `command` prefixes the errors.
+pub(super) fn metadata_target(dir: &Path, command: &str) -> Result<PathBuf, Error> {
+    let metadata = metadata(dir).map_err(|why| {
         Error::usage(format!(
-            "{command}: `cargo metadata` failed in {}: {}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            "{command}: `cargo metadata` failed in {}: {why}",
+            dir.display()
         ))
     })?;
     metadata["target_directory"]

@@ -43,7 +43,7 @@ mod git;
 mod side;
 
 pub use builder::{Builder, Built, ab_dir};
-pub use cargo::{cargo, target_dir};
+pub use cargo::{cargo, metadata, target_dir};
 pub use features::{Count, FeaturesArg, count_through};
 pub use git::{git, working_tree_commit};
 pub use side::{Side, binaries, revisions};
