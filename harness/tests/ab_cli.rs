@@ -153,6 +153,14 @@ fn ab_judges_instructions_answers_and_time_of_two_commits() {
             out.contains("where steps loop random time: REGRESSED"),
             "{out}{err}"
         );
+        // Lines are named from the repository's root, the same in both
+        // revisions, never from a revision's export directory.
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with("src/lib.rs:")),
+            "{out}"
+        );
+        assert!(!out.contains("/src/lib.rs:"), "{out}");
     }
     assert!(out.contains("agree on every input"), "{out}{err}");
 

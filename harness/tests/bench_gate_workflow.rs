@@ -416,6 +416,12 @@ fn an_outside_crates_own_gate_passes_a_a_and_fails_a_planted_regression() {
     let kernel = repo.join("kernel");
     loop_fixture::init(&kernel, "gatefix");
     std::fs::remove_dir_all(kernel.join(".git")).unwrap();
+    // The gate builds the package's default features: a crate adopting
+    // the instruction gate turns its `counting` on by default.
+    let manifest = kernel.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("[features]\n", "[features]\ndefault = [\"counting\"]\n");
+    std::fs::write(&manifest, text).unwrap();
     std::fs::write(
         kernel.join("src/main.rs"),
         "bitbench::main!(gatefix::Steps);\n",
@@ -555,6 +561,15 @@ fn a_program_without_count_gets_a_gate_on_answers_and_time() {
     assert_eq!(time.name, "Gate on answers and paired time");
     assert!(time.yaml.as_ref().unwrap()["continue-on-error"].is_badvalue());
     assert!(time.condition.is_empty(), "{time:#?}");
+    // A root that is not there, or that does not hold the crate: one line, exit 2.
+    let (code, _, err) = ci(&program, &repo, &["--init", "--root", "no-such-dir"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(": ci --init: --root no-such-dir: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let elsewhere = fresh_scratch("gate-plain-elsewhere");
+    let (code, _, err) = ci(&program, &elsewhere, &["--check", "--root", "."]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is not inside the repository at"), "{err}");
     // There is no count to install tools for.
     let (code, _, err) = ci(&program, &repo, &["--install-tools"]);
     assert_eq!(code, Some(2), "{err}");

@@ -6,7 +6,8 @@
 //! with that lock file into this workspace's target directory; its unit
 //! tests run, then `check` and a `bench --quick` of two sizes through its
 //! own binary: every encoder agrees with the oracle, and each record
-//! carries its buffer size as the parameter `bytes`, in bytes.
+//! carries its buffer size as the parameter `bytes`, in bytes. The gate
+//! it carries is the one its own `ci --init --root .` writes.
 
 mod common;
 
@@ -79,4 +80,12 @@ fn the_hex_example_agrees_with_its_oracle_and_records_its_sizes() {
         }
     }
     std::fs::remove_dir_all(&scratch).ok();
+
+    // Its committed gate is what its own program writes for it, as the
+    // root of a repository of its own.
+    let (out, _) = run_outside(&hex, &example(), &["ci", "--check", "--root", "."]);
+    assert!(
+        out.contains(".github/workflows/bench-gate.yml is what ci --init writes"),
+        "{out}"
+    );
 }

@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::outln;
 use files::State;
 use project::Project;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `PROGRAM ci`'s command line.
 #[derive(clap::Args, Debug)]
@@ -53,6 +53,13 @@ pub struct Args {
     /// (time on a shared runner can move by itself; default: reported).
     #[arg(long, conflicts_with = "install_tools")]
     time_gates: bool,
+    /// The folder to treat as the repository's root, instead of the git
+    /// repository the crate is in: its .github/workflows gets the files,
+    /// and the steps run from the crate's place inside it. For a crate
+    /// kept inside another repository until it has one of its own, such
+    /// as an example.
+    #[arg(long, value_name = "DIR", conflicts_with = "install_tools")]
+    root: Option<PathBuf>,
 }
 
 /// Runs `PROGRAM ci`.
@@ -61,7 +68,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
         return install_tools();
     }
     let command = if args.init { "ci --init" } else { "ci --check" };
-    let (project, notes) = Project::read(suite.origin(), command)?;
+    let (project, notes) = Project::read(suite.origin(), command, args.root.as_deref())?;
     for note in &notes {
         eprintln!("{command}: {note}");
     }

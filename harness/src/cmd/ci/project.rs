@@ -43,19 +43,30 @@ const WITHOUT_COUNT: &str = "this program was built without bitbench's `count` f
      add features = [\"count\"] to the bitbench dependency in Cargo.toml and run ci --init again";
 
 impl Project {
-    /// The crate `origin` was built from, read afresh; the lines to say on
-    /// stderr come back beside it (warnings start with `warning:`).
-    pub fn read(origin: &Origin, command: &str) -> Result<(Project, Vec<String>), Error> {
+    /// The crate `origin` was built from, read afresh, in the repository
+    /// at `root` (default: the git repository it is in); the lines to say
+    /// on stderr come back beside it (warnings start with `warning:`).
+    pub fn read(
+        origin: &Origin,
+        command: &str,
+        root: Option<&Path>,
+    ) -> Result<(Project, Vec<String>), Error> {
         let manifest_dir = Path::new(origin.manifest_dir);
         let refuse = |why: String| Error::usage(format!("{command}: {why}"));
-        let repo = git(manifest_dir, &["rev-parse", "--show-toplevel"])
-            .map(PathBuf::from)
-            .map_err(|_| {
-                refuse(format!(
-                    "{} is not in a git repository, which the gate's `ab` builds revisions of",
-                    manifest_dir.display()
-                ))
-            })?;
+        let repo = match root {
+            Some(root) => root
+                .canonicalize()
+                .map_err(|e| refuse(format!("--root {}: {e}", root.display())))?,
+            None => git(manifest_dir, &["rev-parse", "--show-toplevel"])
+                .map(PathBuf::from)
+                .map_err(|_| {
+                    refuse(format!(
+                        "{} is not in a git repository, which the gate's `ab` builds revisions \
+                         of (--root names a folder to write the gate for)",
+                        manifest_dir.display()
+                    ))
+                })?,
+        };
         let (package, workspace_root) = metadata::package(manifest_dir, origin.package, command)?;
         let has_binary = package["targets"].as_array().is_some_and(|targets| {
             targets.iter().any(|t| {
