@@ -224,7 +224,7 @@ const VEC_CANDIDATE_ELEMENTS: usize = 1 << 22;
 
 /// Fewer elements first (each half, each quarter, eighth, … removed, then
 /// each element removed), then one element simpler; candidates stop at
-/// [`VEC_CANDIDATE_ELEMENTS`] elements in all.
+/// `VEC_CANDIDATE_ELEMENTS` elements in all.
 impl<T: Shrink> Shrink for Vec<T> {
     fn shrink(&self) -> Vec<Self> {
         let n = self.len();

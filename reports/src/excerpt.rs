@@ -94,7 +94,7 @@ pub struct Disagreement {
 
 /// `input`, `expected` and `got` cut around the answers' first
 /// difference; the input around the same fraction of its length
-/// ([`same_fraction`]).
+/// (`same_fraction`).
 ///
 /// ```
 /// use bitbench_reports::excerpt::disagreement;
@@ -104,7 +104,7 @@ pub struct Disagreement {
 /// let long = "5".repeat(1000);
 /// let d = disagreement(&long, &long, &(long[..600].to_owned() + "6"));
 /// assert_eq!(d.differ_at, Some(600));
-/// assert!(d.got.starts_with("…") && d.got.ends_with(" [chars 500..700 of 601]"));
+/// assert!(d.got.starts_with("…") && d.got.ends_with(" [chars 401..601 of 601]"));
 /// ```
 pub fn disagreement(input: &str, expected: &str, got: &str) -> Disagreement {
     let at = first_difference(expected, got);
@@ -207,7 +207,7 @@ mod tests {
             "{}",
             d.input
         );
-        assert!(d.got.ends_with("z [chars 7901..8001 of 8001]"), "{}", d.got);
+        assert!(d.got.ends_with("z [chars 7801..8001 of 8001]"), "{}", d.got);
     }
 
     #[test]

@@ -18,8 +18,8 @@
 //! the variant it chose for that input.
 //!
 //! The solvers are shared from `pool.rs`, the passes run in `compare.rs`,
-//! and a disagreement is made small by [`super::minimise`], within
-//! [`SHRINK_BUDGET`].
+//! and a disagreement is made small by `shrink::minimise`, within
+//! `SHRINK_BUDGET`.
 
 mod compare;
 mod pool;
@@ -107,7 +107,7 @@ pub struct Failure {
     /// Whether the workload's `shrink` offered any smaller input to try:
     /// if not, `input` is the one the check drew, not minimised.
     pub minimised: bool,
-    /// Whether shrinking stopped at its budget ([`SHRINK_BUDGET`]) rather
+    /// Whether shrinking stopped at its budget (`SHRINK_BUDGET`) rather
     /// than where no smaller input disagreed.
     #[serde(default)]
     pub out_of_budget: bool,
