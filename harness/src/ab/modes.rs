@@ -7,17 +7,28 @@
 //! well off the rest, all on one side, and the median of the ratios
 //! follows them: a true +1 % has read −0.29 %, and once "improved −2.39 %".
 //!
-//! The pairs of one window of the batch do the same work, so their log
-//! ratios gather about one value. Its place is the middle of the shortest
-//! interval holding half of them (the shorth), which a quarter of the
-//! pairs off to one side does not move; the pairs further from it than
-//! [`BAND`] times its spread (the shorth's length as a normal's σ) are set
-//! aside on both sides alike, and the rest are judged. A window whose
-//! work changed moves as a whole, so a change on some inputs only is not
-//! set aside. When the pairs set aside lie mostly on one side, one
-//! build's samples were bimodal, and the row says which: the side whose
-//! own time (against its time in the band's pairs of the window) moved
-//! in them. If that side's time rose there, the band is what both share.
+//! The pairs of one window of the batch, taken by one pair of processes,
+//! do the same work in the same processes, so their log ratios gather
+//! about one value. Its place is the middle of the shortest interval
+//! holding half of them (the shorth), which a quarter of the pairs off to
+//! one side does not move; the pairs further from it than [`BAND`] times
+//! its spread (the shorth's length as a normal's σ) are set aside on both
+//! sides alike, and the rest are judged. A window whose work changed
+//! moves as a whole, so a change on some inputs only is not set aside.
+//!
+//! The centre is found within one pair of processes, never across them:
+//! each pair of processes carries an offset of its own (`instances.rs`),
+//! and the t interval over pairs of processes takes that in. Pooled, the
+//! pairs of processes whose sides landed differently (A fast and B slow,
+//! where most had both slow) looked like a slow mode, and the rule below
+//! judged them alone. That is how an A/A record of the hex example can
+//! read "+62 % regressed", as one did (the first test below is a model
+//! of it).
+//!
+//! When the pairs set aside lie mostly on one side (over all pairs of
+//! processes), one build's samples were bimodal, and the row says which:
+//! the side whose own time (against its time in the band's pairs of its
+//! group) moved in them. If that side's time rose there, the band is what both share.
 //! If the other side's time fell there, the slow mode is that side's
 //! usual state (more than half its samples, as once "improved −2.39 %"
 //! was): the pairs beyond the band are where both run at their fast
@@ -29,7 +40,7 @@ use super::stats;
 /// still judged: a normal's pairs are all kept (6 in 100 000 lie beyond).
 const BAND: f64 = 4.0;
 
-/// Fewest pairs of one window for its centre to be found; a window with
+/// Fewest pairs of one group for its centre to be found; a group with
 /// fewer keeps them all.
 const FEWEST: usize = 20;
 
@@ -76,7 +87,7 @@ pub struct Shared {
 
 /// One pair beyond the band: its index, how far (a positive log-ratio),
 /// and how far each side's own time lies from that side's time in the
-/// band's pairs of its window (logs).
+/// band's pairs of its group (logs).
 #[derive(Clone, Copy, Debug)]
 struct Outlier {
     index: usize,
@@ -85,18 +96,19 @@ struct Outlier {
     b: f64,
 }
 
-/// The pairs `(a, b)` both sides share; `windows[i]` names the inputs
-/// pair `i` ran (pairs of one window do the same work).
-pub fn shared(pairs: &[(f64, f64)], windows: &[usize]) -> Shared {
+/// The pairs `(a, b)` both sides share; `groups[i]` names the pair of
+/// processes that took pair `i` and the inputs it ran, (instance,
+/// window): pairs of one group do the same work in the same processes.
+pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
     let d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
     let mut kept = Vec::with_capacity(d.len());
     // Pairs with `B ÷ A` below the band, and above it.
     let (mut low, mut high) = (Vec::new(), Vec::new());
-    let mut ids: Vec<usize> = windows.to_vec();
+    let mut ids: Vec<G> = groups.to_vec();
     ids.sort_unstable();
     ids.dedup();
     for id in ids {
-        let mine: Vec<usize> = (0..d.len()).filter(|&i| windows[i] == id).collect();
+        let mine: Vec<usize> = (0..d.len()).filter(|&i| groups[i] == id).collect();
         let Some((centre, sigma)) = shorth(mine.iter().map(|&i| d[i]).collect()) else {
             kept.extend(mine);
             continue;
@@ -191,6 +203,45 @@ fn shorth(mut d: Vec<f64>) -> Option<(f64, f64)> {
 mod tests {
     use super::*;
     use crate::ab::stats::tests::spread_pairs;
+
+    /// The false alarm of pooled pairs of processes, as a model: the
+    /// same build on both sides, each process fast or 62 % slower for its
+    /// whole life (where it landed). Six pairs of processes have both
+    /// sides slow, three A fast and B slow, one both fast. Pooled over
+    /// the processes, the three look like A's slow mode being its usual
+    /// state, and judged alone they read "+62 %, regressed"; found within
+    /// each pair of processes, nothing is set aside and the t interval
+    /// over the ten takes the offsets in.
+    #[test]
+    fn an_offset_of_some_pairs_of_processes_is_no_slow_mode() {
+        let slow = 1.62;
+        let mut p = Vec::new();
+        let mut instances = Vec::new();
+        for process in 0..10 {
+            let (a, b) = match process {
+                0..6 => (slow, slow),
+                6..9 => (1.0, slow),
+                _ => (1.0, 1.0),
+            };
+            for pair in spread_pairs(50, 0.005, 0.0) {
+                p.push((pair.0 * a, pair.1 * b));
+                instances.push(process);
+            }
+        }
+        let judged = |kept: &[usize]| {
+            let changes = stats::process_changes(&p, &instances, kept);
+            stats::judge(&changes, 1.0, stats::level(14)).map(|j| j.moved)
+        };
+        // Pooled, as before: the three pairs of processes alone, regressed.
+        let pooled = shared(&p, &vec![0; p.len()]);
+        assert_eq!(pooled.kept.len(), 150, "{:?}", pooled.slow);
+        assert_eq!(judged(&pooled.kept), Some(stats::Moved::Slower));
+        // Within each pair of processes: all kept, and not called moved.
+        let groups: Vec<(usize, usize)> = instances.iter().map(|&i| (i, 0)).collect();
+        let s = shared(&p, &groups);
+        assert_eq!((s.kept.len(), s.slow), (p.len(), None));
+        assert_eq!(judged(&s.kept), Some(stats::Moved::Unsettled));
+    }
 
     #[test]
     fn a_quarter_of_one_side_slowed_is_named_and_set_aside() {

@@ -57,7 +57,13 @@ pub fn time(
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
     // Judged on the pairs both sides share, one change per pair of
     // processes.
-    let shared = modes::shared(pairs, &measured.windows);
+    let groups: Vec<(usize, usize)> = measured
+        .instances
+        .iter()
+        .copied()
+        .zip(measured.windows.iter().copied())
+        .collect();
+    let shared = modes::shared(pairs, &groups);
     let kept: Vec<(f64, f64)> = shared.kept.iter().map(|&i| pairs[i]).collect();
     row.outliers = shared.set_aside;
     row.slow_mode = shared.slow.map(|s| s.describe(kept.len()));
