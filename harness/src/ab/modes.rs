@@ -28,12 +28,12 @@
 //! When the pairs set aside lie mostly on one side (over all pairs of
 //! processes), one build's samples were bimodal, and the row says which:
 //! the side whose own time (against its time in the band's pairs of its
-//! group) moved in them. If that side's time rose there, the band is what both share.
-//! If the other side's time fell there, in at least [`FAST_SHARE`] of
-//! the pairs, the slow mode is that side's usual state (more than half
-//! its samples, as once "improved −2.39 %" was): the pairs beyond the
-//! band are where both run at their fast level, and they are judged
-//! instead. In fewer, they are the exceptions of a real change (a fast
+//! group) moved in them. If that side's time rose there, the band is
+//! what both share. If the other side's time fell there, in at least
+//! [`FAST_SHARE`] of the pairs, the slow mode is that side's usual state
+//! (more than half its samples, as once "improved −2.39 %" was): the
+//! pairs beyond the band are where both run at their fast level, and
+//! they are judged instead. In fewer, they are the exceptions of a real change (a fast
 //! path now and then), set aside with the other outliers.
 
 use super::stats;
@@ -114,11 +114,12 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
     let mut kept = Vec::with_capacity(d.len());
     // Pairs with `B ÷ A` below the band, and above it.
     let (mut low, mut high) = (Vec::new(), Vec::new());
-    let mut ids: Vec<G> = groups.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        let mine: Vec<usize> = (0..d.len()).filter(|&i| groups[i] == id).collect();
+    // The pairs' indices in order of group (in order of index within
+    // one), so each group is one run of them: one sort, not a pass over
+    // every pair for each of the groups.
+    let mut order: Vec<usize> = (0..d.len()).collect();
+    order.sort_by_key(|&i| groups[i]);
+    for mine in order.chunk_by(|&i, &j| groups[i] == groups[j]) {
         let Some((centre, sigma)) = shorth(mine.iter().map(|&i| d[i]).collect()) else {
             kept.extend(mine);
             continue;
@@ -133,7 +134,7 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
             crate::stats::summarize(&logs).map_or(0.0, |s| s.median)
         };
         let (la, lb) = (level(|p| p.0), level(|p| p.1));
-        for i in mine {
+        for &i in mine {
             let off = d[i] - centre;
             let outlier = |off: f64| Outlier {
                 index: i,
