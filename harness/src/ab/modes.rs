@@ -138,7 +138,8 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
         }
     }
     let centred: Vec<f64> = off.iter().flatten().copied().collect();
-    let Some((_, sigma)) = shorth(centred.clone(), FEWEST) else {
+    let centred_pairs = centred.len();
+    let Some((_, sigma)) = shorth(centred, FEWEST) else {
         return Shared {
             kept: (0..d.len()).collect(),
             set_aside: 0,
@@ -194,7 +195,7 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
                 other,
                 slower_pct,
             })
-        } else if (tail.len() as f64) < FAST_SHARE * centred.len() as f64 {
+        } else if (tail.len() as f64) < FAST_SHARE * centred_pairs as f64 {
             // The other side sped up in a few pairs: outliers of a change,
             // not its fast level.
             None
@@ -223,7 +224,7 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
 /// length as a normal's σ (a normal's middle half spans 1.349 σ); `None`
 /// for fewer than `fewest` values or no spread at all.
 fn shorth(mut d: Vec<f64>, fewest: usize) -> Option<(f64, f64)> {
-    if d.len() < fewest.max(2) {
+    if d.len() < fewest {
         return None;
     }
     d.sort_by(f64::total_cmp);
