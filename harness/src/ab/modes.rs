@@ -125,18 +125,8 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
     // every pair for each of the groups.
     let mut order: Vec<usize> = (0..d.len()).collect();
     order.sort_by_key(|&i| groups[i]);
-    // Each pair's distance from its group's centre; `None` in a group
-    // too small for one, whose pairs are all kept.
-    let mut off: Vec<Option<f64>> = vec![None; d.len()];
-    for mine in order.chunk_by(|&i, &j| groups[i] == groups[j]) {
-        let Some((centre, _)) = shorth(mine.iter().map(|&i| d[i]).collect(), FEWEST_IN_GROUP)
-        else {
-            continue;
-        };
-        for &i in mine {
-            off[i] = Some(d[i] - centre);
-        }
-    }
+    let runs = || order.chunk_by(|&i, &j| groups[i] == groups[j]);
+    let off = offsets(&d, runs());
     let centred: Vec<f64> = off.iter().flatten().copied().collect();
     let centred_pairs = centred.len();
     let Some((_, sigma)) = shorth(centred, FEWEST) else {
@@ -147,9 +137,44 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
         };
     };
     let inside = |i: usize| off[i].is_none_or(|o| o.abs() <= BAND * sigma);
-    // Pairs with `B ÷ A` below the band, and above it.
+    let (low, high) = outliers(pairs, &off, runs(), inside);
+    let mut kept: Vec<usize> = (0..d.len()).filter(|&i| inside(i)).collect();
+    let slow = slow_mode(&low, &high, &mut kept, centred_pairs);
+    Shared {
+        set_aside: pairs.len() - kept.len(),
+        kept,
+        slow,
+    }
+}
+
+/// Each pair's distance from its group's centre, `runs` holding each
+/// group's indices; `None` in a group too small for one, whose pairs are
+/// all kept.
+fn offsets<'a>(d: &[f64], runs: impl Iterator<Item = &'a [usize]>) -> Vec<Option<f64>> {
+    let mut off = vec![None; d.len()];
+    for mine in runs {
+        let Some((centre, _)) = shorth(mine.iter().map(|&i| d[i]).collect(), FEWEST_IN_GROUP)
+        else {
+            continue;
+        };
+        for &i in mine {
+            off[i] = Some(d[i] - centre);
+        }
+    }
+    off
+}
+
+/// The pairs beyond the band (not `inside`), with `B ÷ A` below it and
+/// above it, each side's time taken against that side's in the band's
+/// pairs of its group.
+fn outliers<'a>(
+    pairs: &[(f64, f64)],
+    off: &[Option<f64>],
+    runs: impl Iterator<Item = &'a [usize]>,
+    inside: impl Fn(usize) -> bool,
+) -> (Vec<Outlier>, Vec<Outlier>) {
     let (mut low, mut high) = (Vec::new(), Vec::new());
-    for mine in order.chunk_by(|&i, &j| groups[i] == groups[j]) {
+    for mine in runs {
         let level = |side: fn(&(f64, f64)) -> f64| {
             let logs: Vec<f64> = mine
                 .iter()
@@ -170,54 +195,61 @@ pub fn shared<G: Ord + Copy>(pairs: &[(f64, f64)], groups: &[G]) -> Shared {
             if off > 0.0 { &mut high } else { &mut low }.push(outlier);
         }
     }
-    let mut kept: Vec<usize> = (0..d.len()).filter(|&i| inside(i)).collect();
+    (low, high)
+}
+
+/// The slow mode the pairs set aside show, when they lie mostly on one
+/// side; when it is one side's usual time, `kept` becomes the pairs
+/// where both ran at their fast level. `centred_pairs` counts the pairs
+/// of the groups with a centre.
+fn slow_mode(
+    low: &[Outlier],
+    high: &[Outlier],
+    kept: &mut Vec<usize>,
+    centred_pairs: usize,
+) -> Option<SlowMode> {
     let set_aside = low.len() + high.len();
     let p = 2.0 * stats::upper_tail(set_aside, low.len().max(high.len()));
-    let mut slow = None;
-    if set_aside > 0 && p < LOPSIDED {
-        // B ÷ A low: A slower there than in the band, or B faster; high:
-        // B slower, or A faster.
-        let lows = low.len() > high.len();
-        let tail = if lows { &low } else { &high };
-        let median = |f: fn(&Outlier) -> f64| {
-            let v: Vec<f64> = tail.iter().map(f).collect();
-            crate::stats::summarize(&v).map_or(0.0, |s| s.median)
-        };
-        let (a, b) = (median(|o| o.a), median(|o| o.b));
-        let (rose, fell) = if lows { (a, -b) } else { (b, -a) };
-        let (sides, other) = (["A", "B"], set_aside - tail.len());
-        let slower_pct = (median(|o| o.off).exp() - 1.0) * 100.0;
-        slow = if rose >= fell {
-            // One side slowed in the tail: the band is what both share.
-            Some(SlowMode {
-                side: sides[usize::from(!lows)],
-                pairs: tail.len(),
-                other,
-                slower_pct,
-            })
-        } else if (tail.len() as f64) < FAST_SHARE * centred_pairs as f64 {
-            // The other side sped up in a few pairs: outliers of a change,
-            // not its fast level.
-            None
-        } else {
-            // The other side sped up in the tail: its usual time is its
-            // slow mode, and the tail is where both are at their fast level.
-            let mode = SlowMode {
-                side: sides[usize::from(lows)],
-                pairs: kept.len(),
-                other,
-                slower_pct,
-            };
-            kept = tail.iter().map(|o| o.index).collect();
-            kept.sort_unstable();
-            Some(mode)
-        };
+    if set_aside == 0 || p >= LOPSIDED {
+        return None;
     }
-    Shared {
-        set_aside: pairs.len() - kept.len(),
-        kept,
-        slow,
+    // B ÷ A low: A slower there than in the band, or B faster; high: B
+    // slower, or A faster.
+    let lows = low.len() > high.len();
+    let tail = if lows { low } else { high };
+    let median = |f: fn(&Outlier) -> f64| {
+        let v: Vec<f64> = tail.iter().map(f).collect();
+        crate::stats::summarize(&v).map_or(0.0, |s| s.median)
+    };
+    let (a, b) = (median(|o| o.a), median(|o| o.b));
+    let (rose, fell) = if lows { (a, -b) } else { (b, -a) };
+    let (sides, other) = (["A", "B"], set_aside - tail.len());
+    let slower_pct = (median(|o| o.off).exp() - 1.0) * 100.0;
+    if rose >= fell {
+        // One side slowed in the tail: the band is what both share.
+        return Some(SlowMode {
+            side: sides[usize::from(!lows)],
+            pairs: tail.len(),
+            other,
+            slower_pct,
+        });
     }
+    if (tail.len() as f64) < FAST_SHARE * centred_pairs as f64 {
+        // The other side sped up in a few pairs: outliers of a change,
+        // not its fast level.
+        return None;
+    }
+    // The other side sped up in the tail: its usual time is its slow
+    // mode, and the tail is where both are at their fast level.
+    let mode = SlowMode {
+        side: sides[usize::from(lows)],
+        pairs: kept.len(),
+        other,
+        slower_pct,
+    };
+    *kept = tail.iter().map(|o| o.index).collect();
+    kept.sort_unstable();
+    Some(mode)
 }
 
 /// The middle of the shortest interval holding half of `d`, and that
