@@ -12,9 +12,9 @@
 //! byte for byte as it was.
 //! The program builds in this workspace's target directory, with its lock
 //! file, so only the fixture compiles; its revisions in `bitbench-ab/build`
-//! there, shared with every fixture's. Each revision build links the whole
-//! program (the release profile's thin LTO), so the test keeps their
-//! number down: one change is judged on both metrics.
+//! there, shared with every fixture's. Each revision build compiles the
+//! fixture and links the program, so the test keeps their number down:
+//! one change is judged on both metrics.
 
 mod common;
 
@@ -26,8 +26,9 @@ use std::time::SystemTime;
 /// Three `#[inline(never)]` helpers, each a dependent loop of its own
 /// length, one after the other: `ab`'s table ranks them by name. With
 /// `PLANT=MS` in its environment, the build has a slow mode no probe
-/// sees: MS ms in every 80 it does 30 % more work, on the thread's CPU
-/// time (the clock is read every 64th input, so that costs nothing).
+/// sees: MS ms in every [`PERIOD_MS`] it does 30 % more work, on the
+/// thread's CPU time (the clock is read every 64th input, so that costs
+/// nothing).
 fn helpers(head: u64, middle: u64, tail: u64) -> String {
     format!(
         "#[inline(always)] fn spin(mut x: u64, n: u64) -> u64 {{ \
@@ -43,7 +44,7 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
          if x % 64 == 0 {{ \
              let since = SINCE.get_or_init(|| std::env::var(\"{PLANT}\").ok() \
                  .and_then(|v| v.parse().ok()).map(|ms| (std::time::Instant::now(), ms))); \
-             SLOW.store(since.is_some_and(|(t, ms)| t.elapsed().as_millis() % 80 < ms), Relaxed); }} \
+             SLOW.store(since.is_some_and(|(t, ms)| t.elapsed().as_millis() % {PERIOD_MS} < ms), Relaxed); }} \
          let r = tail(middle(head(x))); \
          if SLOW.load(Relaxed) {{ black_box(spin(r, 600)); }} \
          let _ = walk; r"
@@ -53,6 +54,17 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
 /// The environment variable that gives a build of [`helpers`] its slow
 /// mode.
 const PLANT: &str = "ABFIX_SLOW_MODE";
+
+/// The slow mode's period: long beside a sample (about 2 ms), so few
+/// samples straddle a switch, whose ratios lie between the two levels
+/// (at 80 ms, about a fifth of the pairs on one CPU); and shorter than a
+/// pair of processes' slice at [`SLOW_MODE_SECONDS`], so each slice sees
+/// both levels.
+const PERIOD_MS: u32 = 240;
+
+/// The seconds a record measures in the slow mode's runs: ten slices of
+/// 300 ms.
+const SLOW_MODE_SECONDS: &str = "3";
 
 /// The base: 2000 steps in all, as `walk` takes. No two helpers alike:
 /// the linker would fold them into one.
@@ -73,10 +85,15 @@ fn commit(dir: &Path, body: &str, message: &str) -> String {
 }
 
 fn ab(driver: &Path, dir: &Path, args: &[&str]) -> Output {
+    ab_for(driver, dir, args, "1")
+}
+
+/// [`ab`], measuring each record `seconds`.
+fn ab_for(driver: &Path, dir: &Path, args: &[&str], seconds: &str) -> Output {
     loop_fixture::command(driver, dir)
         .arg("ab")
         .args(args)
-        .args(["--seconds", "1", "--threshold", "3"])
+        .args(["--seconds", seconds, "--threshold", "3"])
         .output()
         .expect("the fixture runs")
 }
@@ -428,9 +445,9 @@ fn slow_mode_is_named_and_favours_neither(driver: &Path, dir: &Path, build: &Pat
             .unwrap();
         path
     };
-    let (most, some) = (planted(60), planted(20));
+    let (most, some) = (planted(PERIOD_MS * 3 / 4), planted(PERIOD_MS / 4));
     for (a, b, slow) in [(most.as_path(), build, "A"), (build, some.as_path(), "B")] {
-        let o = ab(
+        let o = ab_for(
             driver,
             dir,
             &[
@@ -444,6 +461,7 @@ fn slow_mode_is_named_and_favours_neither(driver: &Path, dir: &Path, build: &Pat
                 "--out",
                 dir.join("ab-planted.json").to_str().unwrap(),
             ],
+            SLOW_MODE_SECONDS,
         );
         let (out, err) = text(&o);
         let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");

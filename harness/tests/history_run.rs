@@ -15,7 +15,8 @@
 //! as broken.
 //! The program builds in this workspace's target directory, with its lock
 //! file, so only the fixture compiles; its revisions in `bitbench-ab/build`
-//! there, shared with every fixture's (each links the program, thin LTO).
+//! there, shared with every fixture's (each compiles the fixture and links
+//! the program).
 
 mod common;
 

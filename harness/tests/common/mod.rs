@@ -134,7 +134,6 @@ bitbench = {{ version = "0.1", path = {:?}, default-features = false{features} }
 [profile.release]
 debug = "line-tables-only"
 codegen-units = 1
-lto = "thin"
 "#,
         env!("CARGO_MANIFEST_DIR")
     );

@@ -5,8 +5,8 @@
 //! other function sum exactly to the change of the profile's total, which
 //! is the record's change. Inclusive costs ride along to show which
 //! callers carry a moved callee. When one function holds most of the
-//! change (LTO and one codegen unit inline a kernel into one function), its
-//! source lines are ranked the same way.
+//! change (one codegen unit inlines a kernel's helpers into one function),
+//! its source lines are ranked the same way.
 
 use super::callgrind::{Profile, SourceLine};
 use super::measure::{Measure, MetricError};
