@@ -17,15 +17,16 @@
 //!
 //! Once the budget is spent, slices go on, up to the cap, until the pairs
 //! of processes are as many as their spread needs ([`stats::settled`]).
-//! A restart costs a process start and a load (the batch solved once):
-//! where that takes more than a quarter of a slice, the slices are made
-//! longer, so that measuring, not starting, fills the time.
+//! A restart costs a process start and a load (the batch solved once).
+//! A slice is at most a tenth of the budget, or four restarts where a
+//! restart is dear; once the spreads are known, `slices.rs` shortens it
+//! to the length that buys the narrowest interval in the time.
 
 use super::answers::Batch;
 use super::build::Build;
 use super::pairs::{Budget, Measured, Pairing, Side, Stop};
 use super::plan::Planned;
-use super::stats;
+use super::{slices, stats};
 use crate::engine::serve::{Answers, Request};
 use crate::error::Error;
 use std::time::{Duration, Instant};
@@ -44,6 +45,8 @@ pub fn measure(
 ) -> Result<Measured, Error> {
     let mut slice = budget.base / SLICES;
     let mut pairing: Option<Pairing> = None;
+    // The time spent starting processes again, not taking pairs.
+    let mut restarting = Duration::ZERO;
     // Which pair of processes is measuring, and whether it has just started.
     let (mut process, mut fresh) = (0, false);
     loop {
@@ -93,7 +96,14 @@ pub fn measure(
         }
         process += 1;
         fresh = true;
-        slice = slice.max(started.elapsed() * 4);
+        let restart = started.elapsed();
+        restarting += restart;
+        let m = pairing.measured();
+        let taken = (m.pairs.len() + m.set_aside + process - 1) as u32;
+        let pair = pairing.elapsed().saturating_sub(restarting) / taken.max(1);
+        let longest = (budget.base / SLICES).max(restart * 4);
+        // A restart's cost includes the pair not kept after it.
+        slice = slices::next(m, restart + pair, pair, longest);
     }
     Ok(pairing.expect("the first slice makes the pairing").finish())
 }

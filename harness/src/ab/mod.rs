@@ -40,6 +40,7 @@ mod pairs;
 mod plan;
 mod records;
 mod single;
+mod slices;
 mod stats;
 mod student;
 mod table;

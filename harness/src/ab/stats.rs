@@ -235,7 +235,7 @@ pub(super) mod tests {
     use super::*;
 
     /// A seeded source of normal deviates (Box–Muller over an LCG).
-    struct Normal(u64);
+    pub(in crate::ab) struct Normal(pub(in crate::ab) u64);
 
     impl Normal {
         fn unit(&mut self) -> f64 {
@@ -246,7 +246,7 @@ pub(super) mod tests {
             ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
         }
 
-        fn next(&mut self) -> f64 {
+        pub(in crate::ab) fn next(&mut self) -> f64 {
             let (u, v) = (self.unit(), self.unit());
             (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
         }
