@@ -22,7 +22,7 @@
 //! [`SETTLE_AFTER`] pairs of processes have each given a change.
 
 use super::pairs::Measured;
-use super::stats::MIN_PER_PROCESS;
+use super::stats::{self, MIN_PER_PROCESS};
 use std::time::Duration;
 
 /// Pairs of processes whose spreads must be known before the slices are
@@ -47,17 +47,13 @@ struct Spreads {
 /// The spreads of `m`'s pairs: `None` until [`SETTLE_AFTER`] pairs of
 /// processes have at least [`MIN_PER_PROCESS`] pairs each.
 fn spreads(m: &Measured) -> Option<Spreads> {
-    let mut by: Vec<Vec<f64>> = Vec::new();
-    for (&(a, b), &i) in m.pairs.iter().zip(&m.instances) {
-        if by.len() <= i {
-            by.resize(i + 1, Vec::new());
-        }
-        by[i].push((b / a).ln());
-    }
-    let groups: Vec<(f64, f64, f64)> = by
+    let groups: Vec<(f64, f64, f64)> = stats::by_process(&m.pairs, &m.instances, 0..m.pairs.len())
         .iter()
-        .filter(|d| d.len() >= MIN_PER_PROCESS)
-        .filter_map(|d| crate::stats::summarize(d).map(|s| (s.median, s.mad, d.len() as f64)))
+        .filter(|p| p.len() >= MIN_PER_PROCESS)
+        .filter_map(|p| {
+            let d: Vec<f64> = p.iter().map(|(a, b)| (b / a).ln()).collect();
+            crate::stats::summarize(&d).map(|s| (s.median, s.mad, d.len() as f64))
+        })
         .collect();
     let k = groups.len();
     if k < SETTLE_AFTER {

@@ -62,18 +62,29 @@ pub fn median_change(pairs: &[(f64, f64)]) -> Option<f64> {
 /// a pair of processes with fewer than [`MIN_PER_PROCESS`] kept pairs
 /// gives none.
 pub fn process_changes(pairs: &[(f64, f64)], instances: &[usize], kept: &[usize]) -> Vec<f64> {
+    by_process(pairs, instances, kept.iter().copied())
+        .iter()
+        .filter(|p| p.len() >= MIN_PER_PROCESS)
+        .filter_map(|p| median_change(p))
+        .collect()
+}
+
+/// The pairs `kept` of `pairs`, grouped by the pair of processes
+/// (`instances`) that took them; a group may be empty.
+pub fn by_process(
+    pairs: &[(f64, f64)],
+    instances: &[usize],
+    kept: impl Iterator<Item = usize>,
+) -> Vec<Vec<(f64, f64)>> {
     let mut by: Vec<Vec<(f64, f64)>> = Vec::new();
-    for &i in kept {
+    for i in kept {
         let instance = instances[i];
         if by.len() <= instance {
             by.resize(instance + 1, Vec::new());
         }
         by[instance].push(pairs[i]);
     }
-    by.iter()
-        .filter(|p| p.len() >= MIN_PER_PROCESS)
-        .filter_map(|p| median_change(p))
-        .collect()
+    by
 }
 
 /// The mean and the standard deviation of `changes` (at least two).
