@@ -110,7 +110,7 @@ pub fn measure(
 
 /// The seconds each pair of processes took, on average, in `measured`.
 pub fn per_process(measured: &Measured) -> Duration {
-    let processes = measured.instances.last().map_or(1, |&i| i + 1);
+    let processes = measured.taken.last().map_or(1, |t| t.instance + 1);
     measured.elapsed / processes as u32
 }
 
@@ -140,8 +140,7 @@ mod tests {
     fn a_pair_of_processes_takes_its_share_of_the_time() {
         let m = Measured {
             pairs: vec![(1.0, 1.0); 6],
-            windows: vec![0; 6],
-            instances: vec![0, 0, 1, 1, 2, 2],
+            taken: crate::ab::stats::tests::taken([0, 0, 1, 1, 2, 2].into_iter()),
             set_aside: 0,
             probe: "rusage",
             elapsed: Duration::from_secs(3),

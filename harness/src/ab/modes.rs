@@ -7,9 +7,11 @@
 //! well off the rest, all on one side, and the median of the ratios
 //! follows them: a true +1 % has read −0.29 %, and once "improved −2.39 %".
 //!
-//! The pairs of one window of the batch, taken by one pair of processes,
-//! do the same work in the same processes, so their log ratios gather
-//! about one value. Its place is the middle of the shortest interval
+//! The pairs of one window of the batch, taken by one pair of processes
+//! in one order, do the same work in the same processes from the same
+//! cache state, so their log ratios gather about one value (the two
+//! orders do not: a sample after its own build's runs warm,
+//! `pairs::Taken`, and pooled they are two modes). Its place is the middle of the shortest interval
 //! holding half of them (the shorth), which a quarter of the pairs off to
 //! one side does not move. The pairs' spread about their groups' centres
 //! is found once over all the groups (the shorth's length as a normal's
@@ -296,8 +298,9 @@ mod tests {
                 instances.push(process);
             }
         }
+        let taken = stats::tests::taken(instances.iter().copied());
         let judged = |kept: &[usize]| {
-            let changes = stats::process_changes(&p, &instances, kept);
+            let changes = stats::process_changes(&p, &taken, kept);
             stats::judge(&changes, 1.0, stats::level(14)).map(|j| j.moved)
         };
         // Pooled, as before: the three pairs of processes alone, regressed.
@@ -305,8 +308,7 @@ mod tests {
         assert_eq!(pooled.kept.len(), 150, "{:?}", pooled.slow);
         assert_eq!(judged(&pooled.kept), Some(stats::Moved::Slower));
         // Within each pair of processes: all kept, and not called moved.
-        let groups: Vec<(usize, usize)> = instances.iter().map(|&i| (i, 0)).collect();
-        let s = shared(&p, &groups);
+        let s = shared(&p, &taken);
         assert_eq!((s.kept.len(), s.slow), (p.len(), None));
         assert_eq!(judged(&s.kept), Some(stats::Moved::Unsettled));
     }
@@ -333,7 +335,7 @@ mod tests {
         assert_eq!(slow.side, "A", "{slow:?}");
         assert!(s.kept.len() >= 36 && s.kept.len() <= 54, "{:?}", s.kept);
         let kept: Vec<(f64, f64)> = s.kept.iter().map(|&i| p[i]).collect();
-        let j = stats::median_change(&kept).unwrap().exp();
+        let j = stats::tests::median_change(&kept).unwrap().exp();
         assert!((j - 1.0).abs() < 0.01, "{j}");
     }
 
@@ -352,7 +354,7 @@ mod tests {
             s.kept.len() >= 475 && s.kept.iter().all(|i| i % 25 != 0),
             "{s:?}"
         );
-        let j = stats::median_change(&s.kept.iter().map(|&i| p[i]).collect::<Vec<_>>());
+        let j = stats::tests::median_change(&s.kept.iter().map(|&i| p[i]).collect::<Vec<_>>());
         assert!((j.unwrap().exp() - 1.7).abs() < 0.01, "{j:?}");
     }
 
@@ -373,10 +375,10 @@ mod tests {
                 .starts_with("A's samples are bimodal")
         );
         let kept: Vec<(f64, f64)> = s.kept.iter().map(|&i| p[i]).collect();
-        let j = stats::median_change(&kept).unwrap().exp();
+        let j = stats::tests::median_change(&kept).unwrap().exp();
         assert!((j - 1.01).abs() < 0.001, "{j}");
         // Unkept, the median of the ratios follows the slow mode.
-        let all = stats::median_change(&p).unwrap().exp();
+        let all = stats::tests::median_change(&p).unwrap().exp();
         assert!(all < 1.007, "{all}");
     }
 
@@ -397,7 +399,7 @@ mod tests {
         assert_eq!((slow.side, slow.pairs), ("A", 300), "{slow:?}");
         assert_eq!(s.kept.len(), 100);
         let kept: Vec<(f64, f64)> = s.kept.iter().map(|&i| p[i]).collect();
-        let j = stats::median_change(&kept).unwrap().exp();
+        let j = stats::tests::median_change(&kept).unwrap().exp();
         assert!((j - 1.01).abs() < 0.002, "{j}");
         // B with the slow mode instead: B's time rose beyond the band.
         let mut p = spread_pairs(400, 0.01, 0.01);

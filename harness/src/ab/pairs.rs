@@ -71,11 +71,8 @@ pub struct Side<'a> {
 pub struct Measured {
     /// The undisturbed pairs `(a, b)`, nanoseconds per element.
     pub pairs: Vec<(f64, f64)>,
-    /// Which inputs each pair ran: pairs of one window do the same work.
-    pub windows: Vec<usize>,
-    /// Which pair of processes took each pair (0 the first; see
-    /// `instances.rs`).
-    pub instances: Vec<usize>,
+    /// Where each pair was taken.
+    pub taken: Vec<Taken>,
     /// Pairs set aside as disturbed.
     pub set_aside: usize,
     /// How the samples were watched (see `reports::Disturbance::probe`).
@@ -84,11 +81,29 @@ pub struct Measured {
     pub elapsed: Duration,
 }
 
+/// Where one pair was taken: by which pair of processes, on which inputs,
+/// and which side went first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Taken {
+    /// The pair of processes (0 the first; see `instances.rs`).
+    pub instance: usize,
+    /// Which inputs the pair ran: pairs of one window do the same work.
+    pub window: usize,
+    /// Whether B's sample came first. The order is A B B A …, so a
+    /// sample that follows its own build's last one finds the caches as
+    /// that one left them, and one that follows the other build's finds
+    /// them as the other left them: a batch larger than the first-level
+    /// cache ran a quarter faster warm, and its ratios took turns at
+    /// about 0.75 and 1.3. The two orders are judged apart and their
+    /// changes averaged (`stats.rs`), which cancels that.
+    pub b_first: bool,
+}
+
 impl Measured {
     /// Each pair of processes' change, over every undisturbed pair.
     pub fn changes(&self) -> Vec<f64> {
         let all: Vec<usize> = (0..self.pairs.len()).collect();
-        stats::process_changes(&self.pairs, &self.instances, &all)
+        stats::process_changes(&self.pairs, &self.taken, &all)
     }
 }
 
@@ -209,8 +224,7 @@ impl Pairing {
             k: 0,
             measured: Measured {
                 pairs: Vec::new(),
-                windows: Vec::new(),
-                instances: Vec::new(),
+                taken: Vec::new(),
                 set_aside: 0,
                 // The weakest way any sample was watched names them all.
                 probe: disturb::PROBE,
@@ -250,8 +264,10 @@ impl Pairing {
             }
             let shape = self.sizer.shape();
             let window = window(shape, self.k, self.inputs);
-            // Alternating which goes first cancels any advantage of position.
-            let (x, y) = if self.k.is_multiple_of(2) {
+            // Alternating which goes first cancels any advantage of
+            // position, and of following oneself ([`Taken::b_first`]).
+            let b_first = !self.k.is_multiple_of(2);
+            let (x, y) = if !b_first {
                 let x = sample(a, shape, window, self.elements)?;
                 (x, sample(b, shape, window, self.elements)?)
             } else {
@@ -268,9 +284,11 @@ impl Pairing {
                 m.set_aside += 1;
             } else {
                 m.pairs.push((x.0, y.0));
-                m.windows
-                    .push(window.map_or(0, |w| w.start * (self.inputs + 1) + w.len));
-                m.instances.push(instance);
+                m.taken.push(Taken {
+                    instance,
+                    window: window.map_or(0, |w| w.start * (self.inputs + 1) + w.len),
+                    b_first,
+                });
             }
         }
     }

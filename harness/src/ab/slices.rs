@@ -22,7 +22,7 @@
 //! [`SETTLE_AFTER`] pairs of processes have each given a change.
 
 use super::pairs::Measured;
-use super::stats::{self, MIN_PER_PROCESS};
+use super::stats::{self, MIN_PER_ORDER};
 use std::time::Duration;
 
 /// Pairs of processes whose spreads must be known before the slices are
@@ -32,7 +32,7 @@ pub const SETTLE_AFTER: usize = 4;
 /// Fewest pairs a slice is made for: four times what a pair of processes
 /// needs for its change to count, so that pairs set aside as disturbed
 /// rarely leave it short, and a slow mode still shows within it.
-const FEWEST_PAIRS: f64 = (4 * MIN_PER_PROCESS) as f64;
+const FEWEST_PAIRS: f64 = (4 * 2 * MIN_PER_ORDER) as f64;
 
 /// The two spreads of a record's log-ratios so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,14 +45,22 @@ struct Spreads {
 }
 
 /// The spreads of `m`'s pairs: `None` until [`SETTLE_AFTER`] pairs of
-/// processes have at least [`MIN_PER_PROCESS`] pairs each.
+/// processes have at least [`MIN_PER_ORDER`] pairs of each order.
 fn spreads(m: &Measured) -> Option<Spreads> {
-    let groups: Vec<(f64, f64, f64)> = stats::by_process(&m.pairs, &m.instances, 0..m.pairs.len())
+    // Each pair of processes' change, its pairs' MAD about their own
+    // order's median, and the pairs whose mean has its change's variance
+    // (`n₁` and `n₂` of the two orders: 4 ÷ (1/n₁ + 1/n₂), n when even).
+    let groups: Vec<(f64, f64, f64)> = stats::by_process(&m.pairs, &m.taken, 0..m.pairs.len())
         .iter()
-        .filter(|p| p.len() >= MIN_PER_PROCESS)
-        .filter_map(|p| {
-            let d: Vec<f64> = p.iter().map(|(a, b)| (b / a).ln()).collect();
-            crate::stats::summarize(&d).map(|s| (s.median, s.mad, d.len() as f64))
+        .filter_map(|orders| {
+            let change = stats::process_change(orders)?;
+            let mut about = Vec::new();
+            for d in orders {
+                let centre = crate::stats::summarize(d)?.median;
+                about.extend(d.iter().map(|x| x - centre));
+            }
+            let n = 4.0 / orders.iter().map(|d| 1.0 / d.len() as f64).sum::<f64>();
+            Some((change, crate::stats::summarize(&about)?.mad, n))
         })
         .collect();
     let k = groups.len();
@@ -95,7 +103,7 @@ pub fn next(m: &Measured, restart: Duration, pair: Duration, longest: Duration) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ab::stats::tests::Normal;
+    use crate::ab::stats::tests::{Normal, taken};
 
     /// Pairs from `k` pairs of processes of `n` pairs each: each pair of
     /// processes off by its own offset of spread `tau`, each pair by
@@ -111,9 +119,8 @@ mod tests {
             }
         }
         Measured {
-            windows: vec![0; pairs.len()],
             pairs,
-            instances,
+            taken: taken(instances.into_iter()),
             set_aside: 0,
             probe: "rusage",
             elapsed: Duration::ZERO,
@@ -132,16 +139,28 @@ mod tests {
     }
 
     #[test]
+    fn the_warmth_of_following_oneself_is_neither_spread() {
+        // The ratios take turns at about 0.75 and 1.3 (`pairs::Taken`).
+        let mut m = measured(40, 50, 0.012, 0.02);
+        for (pair, t) in m.pairs.iter_mut().zip(&m.taken) {
+            pair.1 *= if t.b_first { 0.75 } else { 1.3 };
+        }
+        let s = spreads(&m).unwrap();
+        assert!((s.between - 0.012).abs() < 0.004, "{s:?}");
+        assert!((s.within - 0.02 * 1.2533).abs() < 0.004, "{s:?}");
+    }
+
+    #[test]
     fn processes_that_differ_get_short_slices() {
         // τ 1.2 %, w 1.25 % (a median's, of pairs spread by 1 %):
-        // n = 1.04 · √(20 / 4) ≈ 2.3 pairs, so the fewest, 20 of 4 ms.
+        // n = 1.04 · √(20 / 4) ≈ 2.3 pairs, so the fewest, 24 of 4 ms.
         let m = measured(10, 50, 0.012, 0.01);
-        assert_eq!(next(&m, MS(20), MS(4), MS(200)), MS(80));
+        assert_eq!(next(&m, MS(20), MS(4), MS(200)), MS(96));
         // A dear restart, and noisy pairs, buy more pairs a process:
         // n ≈ 3.1 · √(2000 / 4) ≈ 70 pairs.
         let m = measured(10, 50, 0.012, 0.03);
         let slice = next(&m, MS(2000), MS(4), MS(800));
-        assert!(slice > MS(80) && slice < MS(800), "{slice:?}");
+        assert!(slice > MS(96) && slice < MS(800), "{slice:?}");
     }
 
     #[test]

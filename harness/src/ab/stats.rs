@@ -7,7 +7,9 @@
 //! (addresses, pages, the core's predictors: `instances.rs`), so they are
 //! not independent: the independent unit is the pair of processes. Each
 //! one's change is the median of its pairs' log-ratios (which the long
-//! right tail of a shared machine, preemption, cannot move); the record's
+//! right tail of a shared machine, preemption, cannot move), taken for
+//! each order of the pair apart and averaged, since a sample that follows
+//! its own build's last one runs warmer (`pairs::Taken`); the record's
 //! change is their mean, and its interval Student's t with k − 1 degrees
 //! of freedom for k pairs of processes.
 //!
@@ -24,6 +26,7 @@
 //! on their mean: the spread does not move when every ratio moves, so
 //! stopping on it leaves the error rate as it is ([`processes_needed`]).
 
+use super::pairs::Taken;
 use super::student;
 use reports::interval::Interval;
 
@@ -31,9 +34,9 @@ use reports::interval::Interval;
 /// calls a record moved beyond the threshold when none did.
 pub const ALPHA_RUN: f64 = 0.01;
 
-/// Fewest undisturbed pairs a pair of processes needs for its change to
-/// count; a slice cut short by the cap may have fewer.
-pub const MIN_PER_PROCESS: usize = 5;
+/// Fewest undisturbed pairs of each order a pair of processes needs for
+/// its change to count; a slice cut short by the cap may have fewer.
+pub const MIN_PER_ORDER: usize = 3;
 
 /// Fewest pairs of processes a record is judged on.
 pub const MIN_PROCESSES: usize = 2;
@@ -51,38 +54,47 @@ pub fn level(records: usize) -> f64 {
     1.0 - ALPHA_RUN / records.max(1) as f64
 }
 
-/// The median of the pairs' log-ratios `ln(B ÷ A)`; `None` for no pairs.
-pub fn median_change(pairs: &[(f64, f64)]) -> Option<f64> {
-    let d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
-    crate::stats::summarize(&d).map(|s| s.median)
-}
-
-/// Each pair of processes' change (the median log-ratio of its pairs),
-/// for the pairs `kept` of `pairs` taken by the processes `instances`;
-/// a pair of processes with fewer than [`MIN_PER_PROCESS`] kept pairs
-/// gives none.
-pub fn process_changes(pairs: &[(f64, f64)], instances: &[usize], kept: &[usize]) -> Vec<f64> {
-    by_process(pairs, instances, kept.iter().copied())
+/// Each pair of processes' change ([`process_change`]), for the pairs
+/// `kept` of `pairs`, taken as `taken` says; a pair of processes with
+/// fewer than [`MIN_PER_ORDER`] kept pairs of either order gives none.
+pub fn process_changes(pairs: &[(f64, f64)], taken: &[Taken], kept: &[usize]) -> Vec<f64> {
+    by_process(pairs, taken, kept.iter().copied())
         .iter()
-        .filter(|p| p.len() >= MIN_PER_PROCESS)
-        .filter_map(|p| median_change(p))
+        .filter_map(process_change)
         .collect()
 }
 
-/// The pairs `kept` of `pairs`, grouped by the pair of processes
-/// (`instances`) that took them; a group may be empty.
+/// One pair of processes' change from its log-ratios of each order (A
+/// first, B first): the mean of the two orders' medians, so what
+/// following oneself is worth cancels (`pairs::Taken`); `None` with fewer
+/// than [`MIN_PER_ORDER`] of either.
+pub fn process_change(orders: &[Vec<f64>; 2]) -> Option<f64> {
+    let [x, y] = orders.each_ref().map(|d| {
+        (d.len() >= MIN_PER_ORDER)
+            .then(|| crate::stats::summarize(d).map(|s| s.median))
+            .flatten()
+    });
+    Some((x? + y?) / 2.0)
+}
+
+/// The log-ratios `ln(B ÷ A)` of the pairs `kept` of `pairs`, grouped by
+/// the pair of processes that took them (`taken`), and within one by
+/// order: A first, then B first. A group may be empty.
 pub fn by_process(
     pairs: &[(f64, f64)],
-    instances: &[usize],
+    taken: &[Taken],
     kept: impl Iterator<Item = usize>,
-) -> Vec<Vec<(f64, f64)>> {
-    let mut by: Vec<Vec<(f64, f64)>> = Vec::new();
+) -> Vec<[Vec<f64>; 2]> {
+    let mut by: Vec<[Vec<f64>; 2]> = Vec::new();
     for i in kept {
-        let instance = instances[i];
+        let Taken {
+            instance, b_first, ..
+        } = taken[i];
         if by.len() <= instance {
-            by.resize(instance + 1, Vec::new());
+            by.resize(instance + 1, Default::default());
         }
-        by[instance].push(pairs[i]);
+        let (a, b) = pairs[i];
+        by[instance][usize::from(b_first)].push((b / a).ln());
     }
     by
 }
@@ -388,14 +400,60 @@ pub(super) mod tests {
         let pairs: Vec<(f64, f64)> = (0..30)
             .map(|i| (100.0, if i < 15 { 101.0 } else { 103.0 }))
             .collect();
-        let instances: Vec<usize> = (0..30).map(|i| i / 15).collect();
+        let taken = taken((0..30).map(|i| i / 15));
         let all: Vec<usize> = (0..30).collect();
-        let c = process_changes(&pairs, &instances, &all);
+        let c = process_changes(&pairs, &taken, &all);
         assert_eq!(c.len(), 2);
         assert!((c[0] - 1.01f64.ln()).abs() < 1e-12 && (c[1] - 1.03f64.ln()).abs() < 1e-12);
-        // Too few kept pairs in the second: it gives nothing.
-        let some: Vec<usize> = (0..19).collect();
-        assert_eq!(process_changes(&pairs, &instances, &some).len(), 1);
+        // Too few kept pairs of one order in the second: it gives nothing.
+        let some: Vec<usize> = (0..20).collect();
+        assert_eq!(process_changes(&pairs, &taken, &some).len(), 1);
+    }
+
+    /// A B B A …: the sample after its own build's runs warm. With the
+    /// ratios taking turns at 0.75 and 1.3 and a few pairs of one order
+    /// set aside, the median of all of them lands on one mode or the
+    /// other; each order's median, averaged, lands on the change.
+    #[test]
+    fn following_oneself_cancels_between_the_orders() {
+        let (warm, change) = (0.27f64, 0.02f64);
+        let pairs: Vec<(f64, f64)> = (0..60)
+            .map(|i| {
+                let b_first = i % 2 == 1;
+                let d = change + if b_first { -warm } else { warm };
+                (
+                    1000.0,
+                    1000.0 * (d + 0.001 * ((i * 37 % 11) as f64 - 5.0)).exp(),
+                )
+            })
+            .collect();
+        let taken = taken(std::iter::repeat_n(0, 60));
+        // Four pairs of one order set aside, as disturbance does.
+        let kept: Vec<usize> = (0..60).filter(|i| ![3, 9, 15, 21].contains(i)).collect();
+        let c = process_changes(&pairs, &taken, &kept);
+        assert!((c[0] - change).abs() < 0.003, "{c:?}");
+        let whole = median_change(&kept.iter().map(|&i| pairs[i]).collect::<Vec<_>>()).unwrap();
+        assert!((whole - change).abs() > 0.2, "{whole}");
+    }
+
+    /// The median of the pairs' log-ratios `ln(B ÷ A)`, orders pooled;
+    /// `None` for no pairs.
+    pub(in crate::ab) fn median_change(pairs: &[(f64, f64)]) -> Option<f64> {
+        let d: Vec<f64> = pairs.iter().map(|(a, b)| (b / a).ln()).collect();
+        crate::stats::summarize(&d).map(|s| s.median)
+    }
+
+    /// Where pairs were taken: by the pair of processes `instances` names,
+    /// in the order A B, B A, A B, … as `pairs.rs` takes them.
+    pub(in crate::ab) fn taken(instances: impl Iterator<Item = usize>) -> Vec<Taken> {
+        instances
+            .enumerate()
+            .map(|(k, instance)| Taken {
+                instance,
+                window: 0,
+                b_first: k % 2 == 1,
+            })
+            .collect()
     }
 
     #[test]

@@ -56,14 +56,8 @@ pub fn time(
     row.seconds = measured.elapsed.as_secs_f64();
     row.ratios = pairs.iter().map(|(x, y)| y / x).collect();
     // Judged on the pairs both sides share, one change per pair of
-    // processes.
-    let groups: Vec<(usize, usize)> = measured
-        .instances
-        .iter()
-        .copied()
-        .zip(measured.windows.iter().copied())
-        .collect();
-    let shared = modes::shared(pairs, &groups);
+    // processes; a group is one pair of processes, one window, one order.
+    let shared = modes::shared(pairs, &measured.taken);
     let kept: Vec<(f64, f64)> = shared.kept.iter().map(|&i| pairs[i]).collect();
     row.outliers = shared.set_aside;
     row.slow_mode = shared.slow.map(|s| s.describe(kept.len()));
@@ -71,7 +65,7 @@ pub fn time(
         geomean(kept.iter().map(|p| p.0)),
         geomean(kept.iter().map(|p| p.1)),
     );
-    let changes = stats::process_changes(pairs, &measured.instances, &shared.kept);
+    let changes = stats::process_changes(pairs, &measured.taken, &shared.kept);
     row.processes = changes.len();
     let judged = stats::judge(&changes, threshold, budget.level());
     row.concern = concern(&disturbance);
