@@ -232,7 +232,7 @@ pub fn of_comparison(
 ) -> Vec<(String, Attribution)> {
     use reports::compare::Verdict;
     rows.iter()
-        .filter(|r| r.new.metric.exact())
+        .filter(|r| r.new.metric.callgrind_events().is_some())
         .filter(|r| matches!(r.verdict, Verdict::Regressed | Verdict::Improved))
         .filter(|r| r.base.profile.is_some() || r.new.profile.is_some())
         .map(|r| {

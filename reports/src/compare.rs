@@ -241,7 +241,7 @@ fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
     };
     row.change_pct = Some((ratio - 1.0) * 100.0);
     let t = threshold / 100.0;
-    if new.metric.exact() {
+    if new.metric.judged_exactly() {
         row.verdict = if (ratio - 1.0).abs() <= t {
             Verdict::NoChange
         } else if ratio > 1.0 {

@@ -124,7 +124,7 @@ pub struct Concern {
 /// be told from noise. For a paired `ab` record the interval is the
 /// change's.
 pub fn concern(record: &Record, limits: Limits) -> Option<Concern> {
-    if record.status != Status::Ok || record.metric.exact() {
+    if record.status != Status::Ok || !record.metric.descriptor().produced.by_clock() {
         return None;
     }
     let mut why = Vec::new();

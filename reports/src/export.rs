@@ -137,15 +137,9 @@ pub fn benchmark_name(r: &Record) -> String {
 /// Bencher measure slug: its built-in `latency` (nanoseconds) and
 /// `instructions`, and a slug of the unit for workload counters.
 fn measure(r: &Record) -> String {
-    match r.metric {
-        Metric::Time => "latency".to_owned(),
-        Metric::Instructions => "instructions".to_owned(),
-        Metric::Setup
-        | Metric::Prepare
-        | Metric::D1Misses
-        | Metric::LlMisses
-        | Metric::EstimatedCycles => r.metric.as_str().replace('_', "-"),
-        Metric::Counter => r
+    match r.metric.descriptor().bencher {
+        Some(measure) => measure.to_owned(),
+        None => r
             .unit
             .chars()
             .map(|c| {

@@ -21,6 +21,7 @@ mod font;
 pub mod history;
 pub mod interval;
 mod markup;
+pub mod metric;
 pub mod numbers;
 mod palette;
 mod plan;

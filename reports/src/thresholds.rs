@@ -3,22 +3,22 @@
 //! kind of evidence, so each has its own default; `--threshold` overrides
 //! any of them.
 
-use crate::results::Metric;
+use crate::metric::{InAb, Metric};
 
 /// `compare`, the CI gate and `history check`/`compare`: two runs measured
 /// apart, so wall time gets 5 % (run-to-run drift on a shared machine);
 /// exact counts get 1 %.
 pub fn gate(metric: Metric) -> f64 {
-    if metric.exact() { 1.0 } else { 5.0 }
+    if metric.judged_exactly() { 1.0 } else { 5.0 }
 }
 
 /// `ab` and `history bisect`: the two builds run paired, interleaved in
 /// one window, so drift cancels and wall time gets 1 %; counts as
 /// [`gate`].
 pub fn paired(metric: Metric) -> f64 {
-    match metric {
-        Metric::Time => 1.0,
-        m => gate(m),
+    match metric.descriptor().ab {
+        InAb::Paired => 1.0,
+        _ => gate(metric),
     }
 }
 
@@ -26,7 +26,7 @@ pub fn paired(metric: Metric) -> f64 {
 /// commits, steadier than one run, so wall time gets 1 %; exact counts
 /// repeat exactly, so 0.1 % is a real change.
 pub fn step(metric: Metric) -> f64 {
-    if metric.exact() { 0.1 } else { 1.0 }
+    if metric.judged_exactly() { 0.1 } else { 1.0 }
 }
 
 #[cfg(test)]

@@ -66,7 +66,10 @@ impl<'a> Counter<'a> {
             seed: options.seed,
             sides,
             files,
-            cache: options.cache || counted.iter().any(|&m| m != Metric::Instructions),
+            cache: options.cache
+                || counted
+                    .iter()
+                    .any(|m| m.descriptor().produced.needs_cache_sim()),
             beside,
             program: crate::repro::program(origin.binary),
             checkout: checkout.ok().map(PathBuf::from),

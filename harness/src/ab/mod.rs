@@ -63,6 +63,7 @@ use counts::Counter;
 use plan::{Planned, plan};
 use records::keep_profiles;
 use reports::compare::{Verdict, gate};
+use reports::metric::InAb;
 use reports::{Metric, Record};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -130,7 +131,11 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
                 .to_owned(),
         );
     }
-    let counted: Vec<Metric> = metrics.iter().copied().filter(|m| m.exact()).collect();
+    let counted: Vec<Metric> = metrics
+        .iter()
+        .copied()
+        .filter(|m| m.descriptor().ab == InAb::Counted)
+        .collect();
     let counter = Counter::new(origin, options, [&a, &b], (&files, &beside), &counted);
     notes.extend(count_and_attribute(
         &counter, &planned, &counted, &threshold, &mut tally,

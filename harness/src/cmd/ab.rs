@@ -9,6 +9,7 @@ use crate::machine::MachineArg;
 use crate::revision::FeaturesArg;
 use reports::Metric;
 use reports::compare::Format;
+use reports::metric::InAb;
 use std::path::PathBuf;
 
 /// `bitbench ab`'s command line.
@@ -33,9 +34,11 @@ pub struct Args {
     #[arg(long, num_args = 1..)]
     inputs: Vec<String>,
     /// Metrics judged besides the answers (always compared); default: time
-    /// and instructions. The cache simulation's (d1_misses, ll_misses,
-    /// estimated_cycles) are exact, like instructions, and imply --cache.
-    #[arg(long, num_args = 1.., value_parser = ["time", "instructions", "d1_misses", "ll_misses", "estimated_cycles"])]
+    /// and instructions. Time is paired; those counted under callgrind are
+    /// exact, and the cache simulation's (d1_misses, ll_misses,
+    /// estimated_cycles) imply --cache. A metric ab does not measure says
+    /// why.
+    #[arg(long, num_args = 1.., value_parser = Metric::ALL.map(Metric::as_str))]
     metric: Vec<String>,
     /// Count with callgrind's cache simulation too (fixed cache sizes,
     /// 1.4 to 1.7 times the counting time): a time regression whose
@@ -138,17 +141,26 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
             "--seconds {s}: expected a positive number of seconds"
         )));
     }
+    let metrics: Vec<Metric> = args
+        .metric
+        .iter()
+        .filter_map(|m| Metric::parse(m))
+        .collect();
+    if let Some((m, why)) = metrics.iter().find_map(|m| match m.descriptor().ab {
+        InAb::Not(why) => Some((m, why)),
+        _ => None,
+    }) {
+        return Err(Error::usage(format!(
+            "--metric {m}: ab does not measure it: {why}"
+        )));
+    }
     let options = Options {
         machine: args.machine.resolve()?,
         builds,
         workloads: args.workloads,
         variants: args.variant,
         sets: args.inputs,
-        metrics: args
-            .metric
-            .iter()
-            .filter_map(|m| Metric::parse(m))
-            .collect(),
+        metrics,
         threshold_pct: args.threshold,
         seconds: args.seconds,
         timeout: args.timeout.per_batch(),

@@ -320,11 +320,9 @@ fn skipped(
     let mut records = Vec::new();
     for w in workloads {
         let first = records.len();
-        let unit = w.unit_singular();
-        let unit = match metric {
-            Metric::Time => format!("ns/{unit}"),
-            _ => format!("instructions/{unit}"),
-        };
+        let unit = metric
+            .unit(w.unit_singular())
+            .unwrap_or_else(|| w.unit_singular().to_owned());
         for set in w.measured_sets(&[], quick) {
             for v in w.variants() {
                 records.push(Record {

@@ -4,6 +4,7 @@
 
 use super::CountCase;
 use crate::dyn_workload::DynWorkload;
+use reports::metric::Produced;
 use reports::{Metric, Record, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -113,30 +114,17 @@ pub fn profiles(home: &Path) -> HashMap<(String, String), PathBuf> {
     found
 }
 
-/// The metrics a count records: instructions, and with the cache
-/// simulation its three figures.
-pub fn metrics(cache_sim: bool) -> &'static [Metric] {
-    if cache_sim {
-        &[
-            Metric::Instructions,
-            Metric::D1Misses,
-            Metric::LlMisses,
-            Metric::EstimatedCycles,
-        ]
-    } else {
-        &[Metric::Instructions]
-    }
-}
-
-/// The unit of a count metric per element, e.g. `D1 misses/board`.
-fn unit(metric: Metric, element: &str) -> String {
-    let what = match metric {
-        Metric::D1Misses => "D1 misses",
-        Metric::LlMisses => "LL misses",
-        Metric::EstimatedCycles => "estimated cycles",
-        _ => "instructions",
-    };
-    format!("{what}/{element}")
+/// The metrics a count records: those counted under callgrind, less
+/// those that need its cache simulation unless `cache_sim`.
+pub fn metrics(cache_sim: bool) -> Vec<Metric> {
+    reports::metric::DESCRIPTORS
+        .iter()
+        .filter(|d| match d.produced {
+            Produced::Callgrind(_) => cache_sim || !d.produced.needs_cache_sim(),
+            _ => false,
+        })
+        .map(|d| d.metric)
+        .collect()
 }
 
 /// Builds the records of one planned case, counted or not: one per
@@ -150,15 +138,17 @@ pub fn records(
     outcome: Result<(&Summary, u64), (Status, String)>,
 ) -> Vec<Record> {
     metrics(cache_sim)
-        .iter()
-        .map(|&metric| {
+        .into_iter()
+        .map(|metric| {
             let base = Record {
                 workload: case.workload.clone(),
                 variant: case.variant.clone(),
                 input_set: case.set.clone(),
                 target_cpu: target_cpu.to_owned(),
                 metric,
-                unit: unit(metric, w.unit_singular()),
+                unit: metric
+                    .unit(w.unit_singular())
+                    .expect("a callgrind metric has a unit of its own"),
                 ..Record::default()
             };
             let total = outcome

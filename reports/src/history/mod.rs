@@ -226,7 +226,7 @@ fn figure(trend: &series::Trend, commits: &[Commit], by: By) -> (TrendChart, Vec
 }
 
 fn caption(trend: &series::Trend) -> String {
-    let level = if trend.metric.exact() {
+    let level = if trend.metric.judged_exactly() {
         "exact counts, the median where a commit has several runs"
     } else {
         "the median of each commit's runs, the band from the lowest to the highest bound of their 95 % intervals"

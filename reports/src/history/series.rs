@@ -230,7 +230,7 @@ impl Lineup {
                     continue;
                 }
                 measured = true;
-                let exact = t.metric.exact();
+                let exact = t.metric.judged_exactly();
                 if let Some(s) = detect(&l.points, exact, |lv| steps::newest(lv, threshold)) {
                     rows.push(t.row(l, &commits[newest], &s));
                 }
@@ -305,7 +305,7 @@ fn line(label: String, mut records: Vec<(usize, &Record)>, metric: Metric, thres
         let mut medians: Vec<f64> = group.iter().map(|(_, r)| r.median).collect();
         let bounds: Vec<(f64, f64)> = group
             .iter()
-            .filter(|_| !metric.exact())
+            .filter(|_| !metric.judged_exactly())
             .filter_map(|(_, r)| r.interval.map(|i| (i.low, i.high)))
             .collect();
         let band = (!bounds.is_empty()).then(|| {
@@ -329,7 +329,9 @@ fn line(label: String, mut records: Vec<(usize, &Record)>, metric: Metric, thres
         points,
         steps: Vec::new(),
     };
-    line.steps = detect(&line.points, metric.exact(), |l| steps::steps(l, threshold));
+    line.steps = detect(&line.points, metric.judged_exactly(), |l| {
+        steps::steps(l, threshold)
+    });
     line
 }
 

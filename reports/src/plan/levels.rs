@@ -295,7 +295,10 @@ pub(super) fn charts(view: &WorkloadView<'_>, quantities: &[Quantity]) -> Vec<Pl
             }),
         });
     }
-    for q in quantities.iter().filter(|q| q.metric != Metric::Counter) {
+    for q in quantities
+        .iter()
+        .filter(|q| q.metric.descriptor().chart != crate::metric::Chart::BarsPerUnit)
+    {
         let rows = cells(
             view,
             q.metric,

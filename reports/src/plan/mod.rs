@@ -29,6 +29,7 @@ use crate::chart::heatmap::Heatmap;
 use crate::chart::lines::LineChart;
 use crate::dataset::{WorkloadView, ok_median};
 use crate::interval;
+use crate::metric::Chart;
 use crate::palette;
 use crate::results::{Metric, Record, Status};
 use crate::scale::{parse_time_unit, rate_prefix};
@@ -296,42 +297,25 @@ fn quantities(view: &WorkloadView<'_>) -> Vec<Quantity> {
         let Some(&first) = units.first() else {
             continue;
         };
-        let (name, about) = match metric {
-            Metric::Time | Metric::Setup => continue,
-            Metric::Counter => {
+        let d = metric.descriptor();
+        match d.chart {
+            Chart::Own => continue,
+            Chart::BarsPerUnit => {
                 for unit in units {
                     out.push(Quantity {
                         metric,
                         unit: Some(unit.to_owned()),
                         y_title: unit.to_owned(),
                         name: unit.to_owned(),
-                        stem: format!("counter-{}", slug(unit)),
-                        caption: format!("Workload counter `{unit}` per variant (median over samples); shows how much search each variant does."),
+                        stem: format!("{}-{}", d.name, slug(unit)),
+                        caption: format!("{} (`{unit}`).", d.about),
                     });
                 }
                 continue;
             }
-            Metric::Instructions => (
-                "instructions",
-                "Instructions retired, counted under callgrind",
-            ),
-            Metric::D1Misses => (
-                "D1 misses",
-                "First-level data cache misses (reads and writes) in callgrind's cache simulation, with fixed cache sizes",
-            ),
-            Metric::LlMisses => (
-                "LL misses",
-                "Last-level cache misses (instructions and data) in callgrind's cache simulation, with fixed cache sizes",
-            ),
-            Metric::Prepare => (
-                "preparation",
-                "Each variant's preparation of its own input form (text parsed into its type, a buffer laid out), made outside the timed region and timed on its own; wall clock, per element like time",
-            ),
-            Metric::EstimatedCycles => (
-                "estimated cycles",
-                "Cycles as callgrind's cache simulation estimates them (instructions + 10 per L1 miss + 100 per LL miss)",
-            ),
-        };
+            Chart::Bars => {}
+        }
+        let (name, about) = (d.label, d.about);
         out.push(Quantity {
             metric,
             unit: None,
@@ -359,7 +343,7 @@ fn quantity_bars(view: &WorkloadView<'_>, q: &Quantity, sets: &[&str]) -> Planne
             },
         ))
     });
-    let (title, subtitle) = if q.metric == Metric::Counter {
+    let (title, subtitle) = if q.metric.descriptor().chart == Chart::BarsPerUnit {
         (
             format!("{w}: {} by variant", q.name),
             "median over samples".to_owned(),

@@ -2,36 +2,13 @@
 //!
 //! Records count instructions, cache misses or estimated cycles; a profile
 //! counts callgrind's raw events (`Ir`, `D1mr`, …). Each metric is a fixed
-//! weighted sum of events, the same sum gungraun takes for the record, so a
-//! profile's total under a metric is the record's value for the batch and
-//! every table built on it adds up to the record.
+//! weighted sum of events (its descriptor's, `metric.rs`), the same sum
+//! gungraun takes for the record, so a profile's total under a metric is
+//! the record's value for the batch and every table built on it adds up
+//! to the record.
 
 use crate::Metric;
 use std::fmt;
-
-/// The events a metric sums and their weights.
-fn formula(metric: Metric) -> Option<&'static [(&'static str, u64)]> {
-    match metric {
-        Metric::Instructions => Some(&[("Ir", 1)]),
-        Metric::D1Misses => Some(&[("D1mr", 1), ("D1mw", 1)]),
-        Metric::LlMisses => Some(&[("ILmr", 1), ("DLmr", 1), ("DLmw", 1)]),
-        // gungraun's EstimatedCycles: L1 hits + 5 × LL hits + 35 × RAM
-        // hits over all accesses (Ir + Dr + Dw), which is the accesses plus
-        // 4 per L1 miss plus 30 per LL miss.
-        Metric::EstimatedCycles => Some(&[
-            ("Ir", 1),
-            ("Dr", 1),
-            ("Dw", 1),
-            ("I1mr", 4),
-            ("D1mr", 4),
-            ("D1mw", 4),
-            ("ILmr", 30),
-            ("DLmr", 30),
-            ("DLmw", 30),
-        ]),
-        Metric::Time | Metric::Counter | Metric::Setup | Metric::Prepare => None,
-    }
-}
 
 /// A metric resolved against one profile's event columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +22,9 @@ impl Measure {
     /// How `metric` sums the events of a profile whose columns are
     /// `events` (callgrind's `events:` line).
     pub fn new(metric: Metric, events: &[String]) -> Result<Measure, MetricError> {
-        let formula = formula(metric).ok_or(MetricError::NotCounted(metric))?;
+        let formula = metric
+            .callgrind_events()
+            .ok_or(MetricError::NotCounted(metric))?;
         let terms = formula
             .iter()
             .map(|&(event, weight)| {

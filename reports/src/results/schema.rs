@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use crate::metric::Metric;
+
 /// The schema version this build writes.
 ///
 /// Bump it when a field changes meaning or a required field is added, and
@@ -178,93 +180,6 @@ pub struct Build {
     pub features: Vec<String>,
     /// Cargo profile (`release`, `bench`, `debug`).
     pub profile: String,
-}
-
-/// What a record measured.
-///
-/// Non-exhaustive from 0.2.0, so that a metric added later is not a
-/// breaking change: a `match` outside this crate needs a `_` arm.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Metric {
-    /// Wall-clock nanoseconds per element.
-    #[default]
-    Time,
-    /// Instructions retired per element (callgrind).
-    Instructions,
-    /// A workload-defined counter per element, such as search nodes.
-    Counter,
-    /// A variant's setup, as a cold start: building its solver and running
-    /// its first batch in a fresh process, less the warm time of that
-    /// batch (tables built lazily on first use count). One record per
-    /// variant, unit `ns/start`; `input_set` names the batch's set and
-    /// each sample is one fresh process.
-    Setup,
-    /// First-level data cache misses (reads and writes) per element, from
-    /// callgrind's cache simulation with fixed cache sizes.
-    D1Misses,
-    /// Last-level cache misses (instruction and data) per element, from
-    /// the same simulation.
-    LlMisses,
-    /// Cycles per element as callgrind's cache simulation estimates them
-    /// (gungraun's: L1 hits + 5 × LL hits + 35 × RAM hits, that is
-    /// instructions and data accesses, plus 4 per L1 miss, plus 30 per LL
-    /// miss).
-    EstimatedCycles,
-    /// A variant's preparation of its own input form
-    /// (`bitbench::prepared`: text parsed into its crate's type, a buffer
-    /// laid out), made outside the timed region and timed on its own: one
-    /// record per (variant, input set) that prepares, in the unit of its
-    /// time record, each sample one preparation of the whole batch.
-    Prepare,
-}
-
-impl Metric {
-    /// Every metric, in the order charts and tables list them.
-    pub const ALL: [Metric; 8] = [
-        Metric::Time,
-        Metric::Instructions,
-        Metric::Counter,
-        Metric::Setup,
-        Metric::Prepare,
-        Metric::D1Misses,
-        Metric::LlMisses,
-        Metric::EstimatedCycles,
-    ];
-
-    /// The lowercase name used in files and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Metric::Time => "time",
-            Metric::Instructions => "instructions",
-            Metric::Counter => "counter",
-            Metric::Setup => "setup",
-            Metric::Prepare => "prepare",
-            Metric::D1Misses => "d1_misses",
-            Metric::LlMisses => "ll_misses",
-            Metric::EstimatedCycles => "estimated_cycles",
-        }
-    }
-
-    /// The metric named `name` (as [`Metric::as_str`] spells it).
-    pub fn parse(name: &str) -> Option<Metric> {
-        Metric::ALL.into_iter().find(|m| m.as_str() == name)
-    }
-
-    /// Whether the metric is an exact count (the same build on the same
-    /// inputs gives the same value), not a noisy wall-clock measurement.
-    pub fn exact(self) -> bool {
-        !matches!(self, Metric::Time | Metric::Setup | Metric::Prepare)
-    }
-}
-
-impl fmt::Display for Metric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// Whether a record holds a measurement.

@@ -64,9 +64,10 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
         )));
     }
     let answers = args.metric == "answers";
-    let metric = match args.metric.as_str() {
-        "time" | "answers" => Metric::Time,
-        _ => Metric::Instructions,
+    // Answers are read off the time records' batches.
+    let metric = match Metric::parse(&args.metric) {
+        Some(metric) => metric,
+        None => Metric::Time,
     };
     if metric == Metric::Instructions
         && let Some(why) = crate::ab::count_tools()
