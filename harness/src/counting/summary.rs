@@ -119,9 +119,9 @@ pub fn profiles(home: &Path) -> HashMap<(String, String), PathBuf> {
 pub fn metrics(cache_sim: bool) -> Vec<Metric> {
     reports::metric::DESCRIPTORS
         .iter()
-        .filter(|d| match d.produced {
-            Produced::Callgrind(_) => cache_sim || !d.produced.needs_cache_sim(),
-            _ => false,
+        .filter(|d| {
+            matches!(d.produced, Produced::Callgrind(_))
+                && (cache_sim || !d.produced.needs_cache_sim())
         })
         .map(|d| d.metric)
         .collect()

@@ -65,10 +65,7 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     }
     let answers = args.metric == "answers";
     // Answers are read off the time records' batches.
-    let metric = match Metric::parse(&args.metric) {
-        Some(metric) => metric,
-        None => Metric::Time,
-    };
+    let metric = Metric::parse(&args.metric).unwrap_or(Metric::Time);
     if metric == Metric::Instructions
         && let Some(why) = crate::ab::count_tools()
     {
