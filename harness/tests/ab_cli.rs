@@ -26,9 +26,11 @@ use std::time::SystemTime;
 /// Three `#[inline(never)]` helpers, each a dependent loop of its own
 /// length, one after the other: `ab`'s table ranks them by name. With
 /// `PLANT=MS` in its environment, the build has a slow mode no probe
-/// sees: MS ms in every [`PERIOD_MS`] it does 30 % more work, on the
-/// thread's CPU time (the clock is read every 64th input, so that costs
-/// nothing).
+/// sees: MS ms in every [`PERIOD_MS`] of the wall clock it does 30 % more
+/// work, on the thread's CPU time (the clock is read every 64th input, so
+/// that costs nothing). The phase is the wall clock's, not the process's
+/// start: each fresh process would otherwise begin in the slow mode, and
+/// a slice shorter than the slow stretch would lie in it whole.
 fn helpers(head: u64, middle: u64, tail: u64) -> String {
     format!(
         "#[inline(always)] fn spin(mut x: u64, n: u64) -> u64 {{ \
@@ -38,13 +40,14 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
          #[inline(never)] fn middle(x: u64) -> u64 {{ spin(x, {middle}) }} \
          #[inline(never)] fn tail(x: u64) -> u64 {{ spin(x, {tail}) }} \
          use std::sync::atomic::{{AtomicBool, Ordering::Relaxed}}; \
-         static SINCE: std::sync::OnceLock<Option<(std::time::Instant, u128)>> = \
-             std::sync::OnceLock::new(); \
+         static PLANTED: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new(); \
          static SLOW: AtomicBool = AtomicBool::new(false); \
          if x % 64 == 0 {{ \
-             let since = SINCE.get_or_init(|| std::env::var(\"{PLANT}\").ok() \
-                 .and_then(|v| v.parse().ok()).map(|ms| (std::time::Instant::now(), ms))); \
-             SLOW.store(since.is_some_and(|(t, ms)| t.elapsed().as_millis() % {PERIOD_MS} < ms), Relaxed); }} \
+             let planted = PLANTED.get_or_init(|| std::env::var(\"{PLANT}\").ok() \
+                 .and_then(|v| v.parse().ok())); \
+             let now = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) \
+                 .map_or(0, |d| d.as_millis()); \
+             SLOW.store(planted.is_some_and(|ms| now() % {PERIOD_MS} < ms), Relaxed); }} \
          let r = tail(middle(head(x))); \
          if SLOW.load(Relaxed) {{ black_box(spin(r, 600)); }} \
          let _ = walk; r"
@@ -55,15 +58,16 @@ fn helpers(head: u64, middle: u64, tail: u64) -> String {
 /// mode.
 const PLANT: &str = "ABFIX_SLOW_MODE";
 
-/// The slow mode's period: long beside a sample (about 2 ms), so few
-/// samples straddle a switch, whose ratios lie between the two levels
-/// (at 80 ms, about a fifth of the pairs on one CPU); and shorter than a
-/// pair of processes' slice at [`SLOW_MODE_SECONDS`], so each slice sees
-/// both levels.
-const PERIOD_MS: u32 = 240;
+/// The slow mode's period: long beside a sample (2 ms at most), so few
+/// samples straddle a switch, whose ratios lie between the two levels;
+/// and shorter than the shortest slice a pair of processes measures
+/// (`slices.rs`: 24 pairs, 40 ms and more), so each slice sees both
+/// levels. A slow stretch longer than a slice is what a pair of
+/// processes landed with, judged as such (`instances.rs`): at 240 ms,
+/// slices of 70 ms lay wholly in one level.
+const PERIOD_MS: u32 = 48;
 
-/// The seconds a record measures in the slow mode's runs: ten slices of
-/// 300 ms.
+/// The seconds a record measures in the slow mode's runs.
 const SLOW_MODE_SECONDS: &str = "3";
 
 /// The base: 2000 steps in all, as `walk` takes. No two helpers alike:
