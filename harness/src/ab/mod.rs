@@ -44,6 +44,7 @@ mod slices;
 mod stats;
 mod student;
 mod table;
+mod taken;
 mod time;
 mod verdicts;
 

@@ -11,7 +11,7 @@
 //! in one order, do the same work in the same processes from the same
 //! cache state, so their log ratios gather about one value (the two
 //! orders do not: a sample after its own build's runs warm,
-//! `pairs::Taken`, and pooled they are two modes). Its place is the middle of the shortest interval
+//! `taken::Taken`, and pooled they are two modes). Its place is the middle of the shortest interval
 //! holding half of them (the shorth), which a quarter of the pairs off to
 //! one side does not move. The pairs' spread about their groups' centres
 //! is found once over all the groups (the shorth's length as a normal's

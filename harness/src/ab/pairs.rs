@@ -27,6 +27,7 @@
 
 use super::child::Child;
 use super::stats;
+use super::taken::Taken;
 use crate::disturb;
 use crate::engine::serve::{Request, Sample, Window};
 use crate::error::Error;
@@ -79,24 +80,6 @@ pub struct Measured {
     pub probe: &'static str,
     /// How long the pairing took.
     pub elapsed: Duration,
-}
-
-/// Where one pair was taken: by which pair of processes, on which inputs,
-/// and which side went first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Taken {
-    /// The pair of processes (0 the first; see `instances.rs`).
-    pub instance: usize,
-    /// Which inputs the pair ran: pairs of one window do the same work.
-    pub window: usize,
-    /// Whether B's sample came first. The order is A B B A …, so a
-    /// sample that follows its own build's last one finds the caches as
-    /// that one left them, and one that follows the other build's finds
-    /// them as the other left them: a batch larger than the first-level
-    /// cache ran a quarter faster warm, and its ratios took turns at
-    /// about 0.75 and 1.3. The two orders are judged apart and their
-    /// changes averaged (`stats.rs`), which cancels that.
-    pub b_first: bool,
 }
 
 impl Measured {

@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn the_warmth_of_following_oneself_is_neither_spread() {
-        // The ratios take turns at about 0.75 and 1.3 (`pairs::Taken`).
+        // The ratios take turns at about 0.75 and 1.3 (`taken::Taken`).
         let mut m = measured(40, 50, 0.012, 0.02);
         for (pair, t) in m.pairs.iter_mut().zip(&m.taken) {
             pair.1 *= if t.b_first { 0.75 } else { 1.3 };

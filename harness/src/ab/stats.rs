@@ -9,7 +9,7 @@
 //! one's change is the median of its pairs' log-ratios (which the long
 //! right tail of a shared machine, preemption, cannot move), taken for
 //! each order of the pair apart and averaged, since a sample that follows
-//! its own build's last one runs warmer (`pairs::Taken`); the record's
+//! its own build's last one runs warmer (`taken::Taken`); the record's
 //! change is their mean, and its interval Student's t with k − 1 degrees
 //! of freedom for k pairs of processes.
 //!
@@ -26,8 +26,8 @@
 //! on their mean: the spread does not move when every ratio moves, so
 //! stopping on it leaves the error rate as it is ([`processes_needed`]).
 
-use super::pairs::Taken;
 use super::student;
+use super::taken::Taken;
 use reports::interval::Interval;
 
 /// The run's family-wise false-alarm rate: at most one run in a hundred
@@ -66,7 +66,7 @@ pub fn process_changes(pairs: &[(f64, f64)], taken: &[Taken], kept: &[usize]) ->
 
 /// One pair of processes' change from its log-ratios of each order (A
 /// first, B first): the mean of the two orders' medians, so what
-/// following oneself is worth cancels (`pairs::Taken`); `None` with fewer
+/// following oneself is worth cancels (`taken::Taken`); `None` with fewer
 /// than [`MIN_PER_ORDER`] of either.
 pub fn process_change(orders: &[Vec<f64>; 2]) -> Option<f64> {
     let [x, y] = orders.each_ref().map(|d| {
