@@ -74,6 +74,12 @@ macro_rules! origin {
 /// examples run its first workload, and the commands it prints to run
 /// name the program itself.
 ///
+/// It installs [`CountingAlloc`](crate::CountingAlloc) as the global
+/// allocator, so `bench` records each variant's allocations. A program
+/// with a `#[global_allocator]` of its own wraps it in `CountingAlloc`
+/// and starts the list with `own_allocator;`, as in
+/// `bitbench::main!(own_allocator; Parity)`, which installs none.
+///
 /// ```no_run
 /// use bitbench::{InputSet, Member, Solve, VariantInfo, Workload};
 ///
@@ -124,7 +130,7 @@ macro_rules! origin {
 /// ```
 #[macro_export]
 macro_rules! main {
-    (about = $about:expr; $($workload:expr),+ $(,)?) => {
+    (@entry about = $about:expr; $($workload:expr),+ $(,)?) => {
         fn main() -> ::std::process::ExitCode {
             static WORKLOADS: &[&dyn $crate::DynWorkload] = &[$(&$workload),+];
             // What `fuzz --init` names each workload by in the targets.
@@ -137,14 +143,22 @@ macro_rules! main {
             )
         }
     };
-    ($($workload:expr),+ $(,)?) => {
+    (@entry $($workload:expr),+ $(,)?) => {
         $crate::main!(
-            about = match option_env!("CARGO_PKG_DESCRIPTION") {
+            @entry about = match option_env!("CARGO_PKG_DESCRIPTION") {
                 Some(description) => description,
                 None => "",
             };
             $($workload),+
         );
+    };
+    (own_allocator; $($rest:tt)+) => {
+        $crate::main!(@entry $($rest)+);
+    };
+    ($($rest:tt)+) => {
+        #[global_allocator]
+        static BITBENCH_ALLOC: $crate::CountingAlloc = $crate::CountingAlloc::system();
+        $crate::main!(@entry $($rest)+);
     };
 }
 

@@ -17,7 +17,9 @@
 // docs.rs labels each item with the feature or target it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The API: a kernel's adapter, the entry point and the built-in suite.
+// The API: a kernel's adapter, the entry point, the counting allocator
+// and the built-in suite.
+mod allocations;
 #[cfg(feature = "suite")]
 pub mod builtin;
 pub mod cli;
@@ -31,6 +33,7 @@ mod sets;
 mod shrink;
 mod workload;
 
+pub use allocations::CountingAlloc;
 pub use dyn_workload::DynWorkload;
 pub use entry::{Origin, Suite, SuiteError};
 pub use error::Error;
@@ -57,6 +60,7 @@ mod ab;
 mod attribution;
 mod cmd;
 mod cores;
+mod cycles;
 mod disturb;
 mod engine;
 mod fault;

@@ -38,6 +38,6 @@ pub use report::{
     ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for, summary,
 };
 pub use results::{
-    Build, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
+    Build, Clock, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
     ResultsError, ResultsFile, SCHEMA, Status,
 };

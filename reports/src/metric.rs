@@ -58,6 +58,19 @@ pub enum Metric {
     /// record per (variant, input set) that prepares, in the unit of its
     /// time record, each sample one preparation of the whole batch.
     Prepare,
+    /// Core cycles per element: each time sample times the core's clock,
+    /// calibrated between the samples against dependent instruction
+    /// chains (no PMU needed). Not callgrind's [`Metric::EstimatedCycles`].
+    Cycles,
+    /// Allocations and reallocations per element, counted exactly by
+    /// bitbench's counting allocator on one untimed pass over the batch
+    /// after verification (every thread counted).
+    Allocations,
+    /// Bytes asked of the allocator per element, on the same pass.
+    AllocatedBytes,
+    /// The most bytes live above the pass's start, for the whole batch:
+    /// what the variant holds at once, not per element.
+    PeakBytes,
 }
 
 /// Where a metric's figures come from.
@@ -67,18 +80,27 @@ pub enum Produced {
     Timed,
     /// Wall clock, one fresh process a sample.
     FreshProcess,
+    /// Wall clock in the measuring process, times the core's clock
+    /// calibrated between the samples.
+    Calibrated,
     /// Counted under callgrind: the weighted sum of these events, the
     /// same sum gungraun takes for the record (`profile/measure.rs`).
     Callgrind(&'static [(&'static str, u64)]),
     /// Counted by the workload in the measuring process.
     Counted,
+    /// Counted by the counting allocator in the measuring process, on one
+    /// untimed pass over the verified batch.
+    Allocator,
 }
 
 impl Produced {
     /// Whether its figures are read off a clock, which another tenant can
     /// disturb.
     pub fn by_clock(self) -> bool {
-        matches!(self, Produced::Timed | Produced::FreshProcess)
+        matches!(
+            self,
+            Produced::Timed | Produced::FreshProcess | Produced::Calibrated
+        )
     }
 
     /// Whether it needs callgrind's cache simulation: any event besides
@@ -122,6 +144,17 @@ pub enum Chart {
     BarsPerUnit,
 }
 
+/// What one figure of a metric is counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// This much per element of the workload's unit (`ns` per board).
+    PerElement(&'static str),
+    /// This much over one pass of the whole batch (`bytes` a pass).
+    PerPass(&'static str),
+    /// Named by the workload (a counter's own unit).
+    Named,
+}
+
 /// Everything known about one metric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Descriptor {
@@ -131,9 +164,8 @@ pub struct Descriptor {
     pub name: &'static str,
     /// What a reader calls it, as a chart's and a table's label.
     pub label: &'static str,
-    /// The unit's numerator, before `/element` (`ns`, `instructions`);
-    /// `None` where the workload names the whole unit (counters).
-    pub per: Option<&'static str>,
+    /// What one figure is counted in.
+    pub unit: Unit,
     /// Where its figures come from.
     pub produced: Produced,
     /// How two runs of it are compared.
@@ -149,12 +181,12 @@ pub struct Descriptor {
 }
 
 /// Every metric's descriptor, in the order charts and tables list them.
-pub const DESCRIPTORS: [Descriptor; 8] = [
+pub const DESCRIPTORS: [Descriptor; 12] = [
     Descriptor {
         metric: Metric::Time,
         name: "time",
         label: "time",
-        per: Some("ns"),
+        unit: Unit::PerElement("ns"),
         produced: Produced::Timed,
         judged: Judged::Statistically,
         ab: InAb::Paired,
@@ -166,7 +198,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::Instructions,
         name: "instructions",
         label: "instructions",
-        per: Some("instructions"),
+        unit: Unit::PerElement("instructions"),
         produced: Produced::Callgrind(&[("Ir", 1)]),
         judged: Judged::Exactly,
         ab: InAb::Counted,
@@ -178,7 +210,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::Counter,
         name: "counter",
         label: "counter",
-        per: None,
+        unit: Unit::Named,
         produced: Produced::Counted,
         judged: Judged::Exactly,
         ab: InAb::Not(
@@ -192,7 +224,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::Setup,
         name: "setup",
         label: "setup",
-        per: Some("ns"),
+        unit: Unit::PerElement("ns"),
         produced: Produced::FreshProcess,
         judged: Judged::Statistically,
         ab: InAb::Not(
@@ -206,7 +238,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::Prepare,
         name: "prepare",
         label: "preparation",
-        per: Some("ns"),
+        unit: Unit::PerElement("ns"),
         produced: Produced::Timed,
         judged: Judged::Statistically,
         ab: InAb::Not(
@@ -220,7 +252,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::D1Misses,
         name: "d1_misses",
         label: "D1 misses",
-        per: Some("D1 misses"),
+        unit: Unit::PerElement("D1 misses"),
         produced: Produced::Callgrind(&[("D1mr", 1), ("D1mw", 1)]),
         judged: Judged::Exactly,
         ab: InAb::Counted,
@@ -232,7 +264,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::LlMisses,
         name: "ll_misses",
         label: "LL misses",
-        per: Some("LL misses"),
+        unit: Unit::PerElement("LL misses"),
         produced: Produced::Callgrind(&[("ILmr", 1), ("DLmr", 1), ("DLmw", 1)]),
         judged: Judged::Exactly,
         ab: InAb::Counted,
@@ -244,7 +276,7 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         metric: Metric::EstimatedCycles,
         name: "estimated_cycles",
         label: "estimated cycles",
-        per: Some("estimated cycles"),
+        unit: Unit::PerElement("estimated cycles"),
         // gungraun's EstimatedCycles: L1 hits + 5 × LL hits + 35 × RAM
         // hits over all accesses (Ir + Dr + Dw), which is the accesses
         // plus 4 per L1 miss plus 30 per LL miss.
@@ -264,6 +296,62 @@ pub const DESCRIPTORS: [Descriptor; 8] = [
         chart: Chart::Bars,
         about: "Cycles as callgrind's cache simulation estimates them (instructions and data accesses, + 4 per L1 miss, + 30 per LL miss)",
         bencher: Some("estimated-cycles"),
+    },
+    Descriptor {
+        metric: Metric::Cycles,
+        name: "cycles",
+        label: "cycles",
+        unit: Unit::PerElement("cycles"),
+        produced: Produced::Calibrated,
+        judged: Judged::Statistically,
+        ab: InAb::Not(
+            "paired samples cancel the clock already: judge `time`; compare two bench results files for cycles",
+        ),
+        chart: Chart::Bars,
+        about: "Core cycles per element: each time sample times the clock calibrated beside it against dependent add and imul chains (no PMU); moves with memory-bound code and frequency licences",
+        bencher: Some("cycles"),
+    },
+    Descriptor {
+        metric: Metric::Allocations,
+        name: "allocations",
+        label: "allocations",
+        unit: Unit::PerElement("allocations"),
+        produced: Produced::Allocator,
+        judged: Judged::Exactly,
+        ab: InAb::Not(
+            "allocations are counted by bench; compare two bench results files with `compare`",
+        ),
+        chart: Chart::Bars,
+        about: "Allocations and reallocations per element, counted exactly on one untimed pass after verification (every thread)",
+        bencher: Some("allocations"),
+    },
+    Descriptor {
+        metric: Metric::AllocatedBytes,
+        name: "allocated_bytes",
+        label: "bytes allocated",
+        unit: Unit::PerElement("bytes allocated"),
+        produced: Produced::Allocator,
+        judged: Judged::Exactly,
+        ab: InAb::Not(
+            "allocations are counted by bench; compare two bench results files with `compare`",
+        ),
+        chart: Chart::Bars,
+        about: "Bytes asked of the allocator per element (a reallocation's new size), on the same pass",
+        bencher: Some("allocated-bytes"),
+    },
+    Descriptor {
+        metric: Metric::PeakBytes,
+        name: "peak_bytes",
+        label: "peak bytes",
+        unit: Unit::PerPass("peak bytes"),
+        produced: Produced::Allocator,
+        judged: Judged::Exactly,
+        ab: InAb::Not(
+            "allocations are counted by bench; compare two bench results files with `compare`",
+        ),
+        chart: Chart::Bars,
+        about: "The most bytes live at once above the pass's start, over the whole batch",
+        bencher: Some("peak-bytes"),
     },
 ];
 
@@ -316,9 +404,14 @@ impl Metric {
     }
 
     /// The unit of one record of it per `element` (`ns/board`,
-    /// `D1 misses/byte`); `None` where the workload names it (counters).
+    /// `D1 misses/byte`, `peak bytes/pass`); `None` where the workload
+    /// names it (counters).
     pub fn unit(self, element: &str) -> Option<String> {
-        self.descriptor().per.map(|per| format!("{per}/{element}"))
+        match self.descriptor().unit {
+            Unit::PerElement(per) => Some(format!("{per}/{element}")),
+            Unit::PerPass(what) => Some(format!("{what}/pass")),
+            Unit::Named => None,
+        }
     }
 }
 
@@ -359,5 +452,13 @@ mod tests {
             Some("D1 misses/byte")
         );
         assert_eq!(Metric::Counter.unit("board"), None);
+        // An allocation count is exact but needs no valgrind either.
+        let allocations = Metric::Allocations.descriptor();
+        assert_eq!(allocations.judged, Judged::Exactly);
+        assert_eq!(Metric::Allocations.callgrind_events(), None);
+        assert_eq!(
+            Metric::PeakBytes.unit("board").as_deref(),
+            Some("peak bytes/pass")
+        );
     }
 }

@@ -84,9 +84,48 @@ pub fn byte_rate(ns_per_byte: f64) -> String {
     }
 }
 
+/// A count as a reader writes it: whole numbers whole (`3`, `1024`),
+/// fractions with three significant digits (`0.00391`).
+pub fn count(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        sig3(value)
+    }
+}
+
+/// A size in bytes in binary units, three significant digits: `24 B`,
+/// `4.10 KiB`, `1.00 MiB`.
+pub fn bytes(value: f64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if value.abs() < 1024.0 {
+        return format!("{} B", count(value));
+    }
+    let mut scaled = value / 1024.0;
+    let mut unit = UNITS[0];
+    for next in &UNITS[1..] {
+        if scaled.abs() < 1024.0 {
+            break;
+        }
+        scaled /= 1024.0;
+        unit = next;
+    }
+    format!("{} {unit}", sig3(scaled))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_sizes_read_as_written() {
+        assert_eq!(count(3.0), "3");
+        assert_eq!(count(0.00390625), "0.00391");
+        assert_eq!(bytes(24.0), "24 B");
+        assert_eq!(bytes(4200.0), "4.10 KiB");
+        assert_eq!(bytes(1048576.0), "1.00 MiB");
+        assert_eq!(bytes(0.5), "0.500 B");
+    }
 
     #[test]
     fn ratios_keep_two_significant_figures() {

@@ -8,7 +8,7 @@ use crate::fault::TimeoutArg;
 use crate::machine::{self, MachineArg};
 use crate::outln;
 use reports::disturbance::Purpose;
-use reports::numbers::ratio;
+use reports::numbers::{bytes, count, ratio, sig3};
 use reports::{Metric, Record, ResultsFile, Status, interval};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -239,7 +239,9 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
     };
     grids.print_times();
     grids.print_speedups(baseline);
+    print_cycles(w, records, &sets);
     print_preparation(w, records, &sets);
+    print_allocations(w, records, &variants, &sets);
     print_counters(w, records, &variants, &sets);
     print_problems(records);
     outln!();
@@ -355,6 +357,41 @@ impl Grids<'_> {
     }
 }
 
+/// The times in core cycles, with the clock that converted them; one
+/// line where the clock could not be calibrated.
+fn print_cycles(w: &dyn DynWorkload, records: &[Record], sets: &[&str]) {
+    let cycles: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.metric == Metric::Cycles)
+        .collect();
+    if let Some(r) = cycles.iter().find(|r| r.status != Status::Ok) {
+        let why = r.reason.as_deref().unwrap_or("not calibrated");
+        outln!("\n{}: cycles {why}", w.name());
+        return;
+    }
+    let clocks = cycles.iter().filter_map(|r| r.clock.as_ref());
+    let (Some(low), Some(high)) = (
+        clocks.clone().map(|c| c.low_ghz).reduce(f64::min),
+        clocks.map(|c| c.high_ghz).reduce(f64::max),
+    ) else {
+        return;
+    };
+    let variants: Vec<&str> = crate::grid::axes(w, &cycles).0;
+    let element = w.unit_singular();
+    let title = format!(
+        "{}: cycles per {element} (median; the clock calibrated between samples, {:.2}–{:.2} GHz)",
+        w.name(),
+        low,
+        high
+    );
+    crate::grid::print_grid(&title, sets, &variants, 10, |v, set| {
+        cycles
+            .iter()
+            .find(|r| r.variant == v && r.input_set == set)
+            .map_or_else(|| "-".to_owned(), |r| sig3(r.median))
+    });
+}
+
 /// What the variants that prepare their own input form spent on it, per
 /// element and outside the timed runs, beside their time.
 fn print_preparation(w: &dyn DynWorkload, records: &[Record], sets: &[&str]) {
@@ -388,6 +425,49 @@ fn print_preparation(w: &dyn DynWorkload, records: &[Record], sets: &[&str]) {
     });
 }
 
+/// What each variant allocated on its untimed pass (`engine/bench/allocated.rs`):
+/// allocations and bytes per element, and the peak bytes live in the
+/// pass; one line where none allocated.
+fn print_allocations(w: &dyn DynWorkload, records: &[Record], variants: &[&str], sets: &[&str]) {
+    let of = |metric: Metric, v: &str, set: &str| {
+        records
+            .iter()
+            .find(|r| r.metric == metric && r.variant == v && r.input_set == set)
+            .map(|r| r.median)
+    };
+    let counted: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.metric == Metric::Allocations)
+        .collect();
+    if counted.is_empty() {
+        return;
+    }
+    let element = w.unit_singular();
+    if counted.iter().all(|r| r.median == 0.0) {
+        outln!(
+            "\n{}: no variant allocates per {element} (counted on one pass)",
+            w.name()
+        );
+        return;
+    }
+    let title = format!(
+        "{}: allocations per {element} · bytes allocated per {element} · peak bytes live in a pass (counted exactly, one untimed pass)",
+        w.name()
+    );
+    crate::grid::print_grid(&title, sets, variants, 16, |v, set| {
+        match (
+            of(Metric::Allocations, v, set),
+            of(Metric::AllocatedBytes, v, set),
+            of(Metric::PeakBytes, v, set),
+        ) {
+            (Some(n), Some(b), Some(peak)) => {
+                format!("{} · {} · {}", count(n), bytes(b), bytes(peak))
+            }
+            _ => "-".to_owned(),
+        }
+    });
+}
+
 /// The workload's counters (search nodes and the like), one a line.
 fn print_counters(w: &dyn DynWorkload, records: &[Record], variants: &[&str], sets: &[&str]) {
     let counters: Vec<&Record> = records
@@ -414,7 +494,11 @@ fn print_counters(w: &dyn DynWorkload, records: &[Record], variants: &[&str], se
 /// The records that are no timing (wrong, crashed, hung, skipped), each
 /// with its reason.
 fn print_problems(records: &[Record]) {
-    let problems: Vec<&Record> = records.iter().filter(|r| r.status != Status::Ok).collect();
+    // A clock not calibrated is said once, with the cycles.
+    let problems: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.status != Status::Ok && r.metric != Metric::Cycles)
+        .collect();
     if problems.is_empty() {
         return;
     }

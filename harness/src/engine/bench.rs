@@ -29,6 +29,8 @@
 //! Verification is in `verified.rs`, the timing loop in `sample.rs`; here
 //! are the options and the main path: inputs, verification, rounds.
 
+mod allocated;
+mod clocked;
 mod preparation;
 mod sample;
 mod verified;
@@ -101,7 +103,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
     let _pinned = core.and_then(crate::cores::Pinned::to);
     measure_rounds(w.name(), &mut pending, &mut solvers, &budget, rounds);
-    records.extend(pending.into_iter().map(Pending::into_record));
+    records.extend(pending.into_iter().flat_map(Pending::into_records));
     Ok(records)
 }
 
@@ -181,7 +183,7 @@ fn measure_rounds<W: Workload + ?Sized>(
                 prepared: &p.prepared,
                 each: &p.each,
             };
-            let samples = measure(
+            let round = measure(
                 &mut *solvers[p.solver].1,
                 batch,
                 &mut p.out,
@@ -191,7 +193,8 @@ fn measure_rounds<W: Workload + ?Sized>(
                 &mut p.disturbance,
             );
             p.warm = Duration::ZERO;
-            p.rounds.push(samples);
+            p.rounds.push(round.ns);
+            p.clocks.push(round.clock);
             bar.inc(1);
         }
     }

@@ -65,7 +65,7 @@ pub struct Levels<'a> {
     pub values: &'a [f64],
     /// The levels' interval half-widths, where known.
     pub half_widths: &'a [f64],
-    /// Whether the metric is exact (see [`Metric::exact`]).
+    /// Whether the metric is judged exactly (see [`Metric::judged_exactly`]).
     pub exact: bool,
 }
 

@@ -297,6 +297,11 @@ fn quantities(view: &WorkloadView<'_>) -> Vec<Quantity> {
         let Some(&first) = units.first() else {
             continue;
         };
+        // A chart of zeros says nothing: no variant allocates, or no
+        // clock was calibrated.
+        if view.metric(metric).all(|e| e.record.median == 0.0) {
+            continue;
+        }
         let d = metric.descriptor();
         match d.chart {
             Chart::Own => continue,

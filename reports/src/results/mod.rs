@@ -13,7 +13,7 @@ mod migrate;
 mod schema;
 
 pub use schema::{
-    Build, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
+    Build, Clock, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,
     ResultsFile, SCHEMA, Status,
 };
 

@@ -326,6 +326,25 @@ pub struct Record {
     /// never a candidate of a decision (it would choose itself).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dispatcher: bool,
+    /// On a `cycles` record: the core's clock that converted its samples;
+    /// `None` everywhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+}
+
+/// The core's clock over a record's samples, as calibrated between them
+/// (see the `cycles` metric).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Clock {
+    /// The median of the calibrations, in GHz.
+    pub median_ghz: f64,
+    /// The lowest calibration.
+    pub low_ghz: f64,
+    /// The highest calibration.
+    pub high_ghz: f64,
+    /// The kernel's clocksource (`tsc`, `kvm-clock`), where it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocksource: Option<String>,
 }
 
 /// How many of a record's samples were set aside as disturbed; whether

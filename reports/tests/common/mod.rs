@@ -48,6 +48,7 @@ pub fn rec(
         profile: None,
         features: Vec::new(),
         dispatcher: false,
+        clock: None,
     }
 }
 

@@ -1,8 +1,11 @@
 //! The timing loop: a batch warmed up, its samples sized to outlast the
 //! clock's resolution and cut into windows where one run is longer than
 //! a sample, each disturbed piece taken again. Nothing but the solver
-//! runs between a piece's start and stop.
+//! runs between a piece's start and stop; between samples the core's
+//! clock is calibrated ([`crate::cycles`]), so each sample also reads in
+//! cycles.
 
+use crate::cycles::{self, Calibrations};
 use crate::disturb::Watch;
 use crate::sampling::Sizer;
 use crate::workload::{Prepared, Solve};
@@ -14,6 +17,17 @@ use std::time::{Duration, Instant};
 /// Times a disturbed piece of a sample is taken, at most, before it is
 /// kept as it is.
 pub const RETRIES: u32 = 3;
+
+/// Samples between two calibrations of the clock: a calibration takes
+/// about a tenth of a millisecond, a sample 2 or 10.
+const CALIBRATE_EVERY: usize = 4;
+
+/// One round's samples, nanoseconds per element, and the clock's
+/// calibrations between them (or why it was not calibrated).
+pub struct Round {
+    pub ns: Vec<f64>,
+    pub clock: Result<Calibrations, String>,
+}
 
 /// How long to sample, by mode.
 pub struct Budget {
@@ -78,7 +92,8 @@ pub struct Timed<'a, I> {
 }
 
 /// Times `solver` on `batch`: returns nanoseconds per element, one per
-/// sample. A sample is `reps` runs of the whole batch, or one pass over
+/// sample, and the clock calibrated before the first sample, after every
+/// [`CALIBRATE_EVERY`]th and after the last. A sample is `reps` runs of the whole batch, or one pass over
 /// it in windows, each window timed on its own (see [`crate::sampling`]);
 /// a disturbed piece is taken again, up to [`RETRIES`] times, and
 /// counted in `disturbance`.
@@ -96,7 +111,7 @@ pub fn measure<I, O>(
     verified: Duration,
     sizer: &mut Option<Sizer>,
     disturbance: &mut Disturbance,
-) -> Vec<f64> {
+) -> Round {
     let n = batch.inputs.len();
     let mut run = |range: Range<usize>, reps: u64| {
         let watch = Watch::start();
@@ -121,10 +136,20 @@ pub fn measure<I, O>(
     }
     let sizer = sizer.get_or_insert_with(|| Sizer::new(budget.sample, one, n));
     let mut samples = Vec::new();
+    // A calibration refused leaves its samples to the ones beside it;
+    // the round is not calibrated only when every one was refused.
+    let (mut clock, mut refused) = (Calibrations::default(), None);
+    let mut calibrate = |before: usize| match cycles::calibrate() {
+        Ok(ghz) => clock.taken.push((before, ghz)),
+        Err(why) => refused = Some(why),
+    };
     let start = Instant::now();
     while samples.len() < budget.min_samples as usize
         || (samples.len() < budget.max_samples as usize && start.elapsed() < budget.total)
     {
+        if samples.len() % CALIBRATE_EVERY == 0 {
+            calibrate(samples.len());
+        }
         let shape = sizer.shape();
         let (mut ns, mut elements) = (0u128, 0u64);
         for k in 0..shape.windows(n) {
@@ -151,5 +176,10 @@ pub fn measure<I, O>(
         }
         samples.push(ns as f64 / elements.max(1) as f64);
     }
-    samples
+    calibrate(samples.len());
+    let clock = match refused {
+        Some(why) if clock.taken.is_empty() => Err(why),
+        _ => Ok(clock),
+    };
+    Round { ns: samples, clock }
 }

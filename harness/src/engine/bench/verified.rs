@@ -1,9 +1,12 @@
 //! Verify, then time: every (set, variant) prepares its inputs (see
 //! `preparation.rs`), solves them once and is compared with the
 //! reference; a variant not run or wrong gets its record here and is
-//! never timed, one that passes waits for the rounds.
+//! never timed, one that passes has its allocations counted
+//! (`allocated.rs`) and waits for the rounds.
 
 use super::preparation::{self, Preparation};
+use super::{allocated, clocked};
+use crate::cycles::Calibrations;
 use crate::engine::checked::checked;
 use crate::engine::verify::{self, build_solver};
 use crate::error::Error;
@@ -114,12 +117,8 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
             };
             let verified = verified.elapsed();
             let mut pending = Pending::new(w, time, inputs, out, solver, verified, prepared);
-            if !took.is_empty() {
-                self.records
-                    .push(preparation_record(w, set, v.name, &took, &pending));
-            }
-            self.records
-                .extend(counter_records(w, set, v.name, &pending.out));
+            let besides = besides_time(w, (set, v.name), &took, solver_ref, &mut pending);
+            self.records.extend(besides);
             pending.record.reason = expected
                 .as_ref()
                 .filter(|e| e.name != oracle)
@@ -141,6 +140,34 @@ impl<'a, W: Workload + ?Sized> Verified<'a, W> {
             },
         )
     }
+}
+
+/// The records a verified `variant` on `set` gets besides its time: its
+/// preparation's (timed as `took`), its allocations' on a pass of
+/// `solver` (`allocated.rs`), its counters'.
+fn besides_time<W: Workload + ?Sized>(
+    w: &W,
+    (set, variant): (&str, &str),
+    took: &[Duration],
+    solver: &mut dyn Solve<W::Input, W::Output>,
+    pending: &mut Pending<'_, W>,
+) -> Vec<Record> {
+    let mut records = Vec::new();
+    if !took.is_empty() {
+        records.push(preparation_record(w, set, variant, took, pending));
+    }
+    records.extend(allocated::records(
+        solver,
+        (pending.inputs, &pending.prepared),
+        &mut pending.out,
+        pending.elements,
+        |metric| {
+            let unit = metric.unit(w.unit_singular()).unwrap_or_default();
+            record(w, set, variant, metric, unit)
+        },
+    ));
+    records.extend(counter_records(w, set, variant, &pending.out));
+    records
 }
 
 /// A record of `w`'s `variant` on `set` in `metric`, measured in `unit`,
@@ -253,6 +280,8 @@ pub struct Pending<'a, W: Workload + ?Sized> {
     pub sizer: Option<Sizer>,
     /// The samples, round by round.
     pub rounds: Vec<Vec<f64>>,
+    /// Each round's calibrations of the clock.
+    pub clocks: Vec<Result<Calibrations, String>>,
     /// Pieces timed and set aside, over all rounds.
     pub disturbance: Disturbance,
 }
@@ -288,6 +317,7 @@ impl<'a, W: Workload + ?Sized> Pending<'a, W> {
             batch: verified,
             sizer: None,
             rounds: Vec::new(),
+            clocks: Vec::new(),
             disturbance: Disturbance {
                 probe: crate::disturb::PROBE.to_owned(),
                 ..Disturbance::default()
@@ -295,25 +325,39 @@ impl<'a, W: Workload + ?Sized> Pending<'a, W> {
         }
     }
 
-    /// Its time record: the median and spread of all its samples, the
-    /// median's interval from the rounds.
-    pub fn into_record(self) -> Record {
-        let all: Vec<f64> = self.rounds.iter().flatten().copied().collect();
-        let s = stats::summarize(&all).expect("at least one sample");
+    /// Its time record (the median and spread of all its samples, the
+    /// median's interval from the rounds) and the same samples in cycles
+    /// (`clocked.rs`).
+    pub fn into_records(self) -> Vec<Record> {
         let record = &self.record;
         let seed = interval::seed_of(&[&record.workload, &record.variant, &record.input_set]);
-        Record {
-            median: s.median,
-            mad: s.mad,
-            min: s.min,
-            max: s.max,
-            samples: all.len() as u32,
-            elements_per_sample: self.elements * self.sizer.map_or(1, |s| s.shape().reps),
-            interval: interval::median_interval(&self.rounds, seed),
-            rounds: self.rounds,
+        let elements_per_sample = self.elements * self.sizer.map_or(1, |s| s.shape().reps);
+        let time = Record {
+            elements_per_sample,
             disturbance: Some(self.disturbance),
-            ..self.record
-        }
+            ..summarised(&self.rounds, seed, self.record)
+        };
+        let cycles = clocked::record(&time, &self.clocks, |rounds| {
+            summarised(rounds, seed, time.clone())
+        });
+        vec![time, cycles]
+    }
+}
+
+/// `like` with the median and spread of all the samples of `rounds`, and
+/// the median's interval from them (seeded by `seed`).
+fn summarised(rounds: &[Vec<f64>], seed: u64, like: Record) -> Record {
+    let all: Vec<f64> = rounds.iter().flatten().copied().collect();
+    let s = stats::summarize(&all).expect("at least one sample");
+    Record {
+        median: s.median,
+        mad: s.mad,
+        min: s.min,
+        max: s.max,
+        samples: all.len() as u32,
+        interval: interval::median_interval(rounds, seed),
+        rounds: rounds.to_vec(),
+        ..like
     }
 }
 
