@@ -135,48 +135,45 @@ mod x86 {
 
     use std::arch::asm;
 
-    /// `steps` dependent `add reg, reg` (rounded down to 64s).
-    pub fn add_chain(steps: u64) {
-        let mut x: u64 = 1;
-        // SAFETY: registers only: no memory, no stack, no flags read
-        // after; `rounds` counts down to zero and the loop ends.
-        unsafe {
-            asm!(
-                "2:",
-                ".rept 64",
-                "add {x}, {y}",
-                ".endr",
-                "dec {rounds}",
-                "jnz 2b",
-                x = inout(reg) x,
-                y = in(reg) 3u64,
-                rounds = inout(reg) (steps / 64).max(1) => _,
-                options(nomem, nostack),
-            );
-        }
-        std::hint::black_box(x);
+    /// A function running `steps` dependent `$op reg, reg` (rounded down
+    /// to 64s): the two chains differ in their instruction only.
+    macro_rules! chain {
+        ($(#[$doc:meta])* $name:ident, $op:literal) => {
+            $(#[$doc])*
+            pub fn $name(steps: u64) {
+                let mut x: u64 = 1;
+                // SAFETY: registers only: no memory, no stack, no flags
+                // read after; `rounds` counts down to zero and the loop
+                // ends.
+                unsafe {
+                    asm!(
+                        "2:",
+                        ".rept 64",
+                        concat!($op, " {x}, {y}"),
+                        ".endr",
+                        "dec {rounds}",
+                        "jnz 2b",
+                        x = inout(reg) x,
+                        y = in(reg) 3u64,
+                        rounds = inout(reg) (steps / 64).max(1) => _,
+                        options(nomem, nostack),
+                    );
+                }
+                std::hint::black_box(x);
+            }
+        };
     }
 
-    /// `steps` dependent `imul reg, reg` (rounded down to 64s).
-    pub fn imul_chain(steps: u64) {
-        let mut x: u64 = 1;
-        // SAFETY: as for `add_chain`.
-        unsafe {
-            asm!(
-                "2:",
-                ".rept 64",
-                "imul {x}, {y}",
-                ".endr",
-                "dec {rounds}",
-                "jnz 2b",
-                x = inout(reg) x,
-                y = in(reg) 3u64,
-                rounds = inout(reg) (steps / 64).max(1) => _,
-                options(nomem, nostack),
-            );
-        }
-        std::hint::black_box(x);
-    }
+    chain!(
+        /// Dependent `add reg, reg`: one cycle a step.
+        add_chain,
+        "add"
+    );
+    chain!(
+        /// Dependent `imul reg, reg`: three cycles a step.
+        imul_chain,
+        "imul"
+    );
 }
 
 /// The calibrations taken between a record's samples: after sample `i`,
