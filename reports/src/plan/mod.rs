@@ -222,6 +222,9 @@ impl Throughput {
 pub(crate) fn missing(r: &Record) -> Bar {
     Bar::Missing(match r.status {
         Status::Error | Status::Crashed | Status::Hung => r.status.as_str(),
+        // A count of none (no allocation) is a figure, but no bar on a
+        // log axis: it is written where the bar would stand.
+        Status::Ok if r.median == 0.0 => "0",
         Status::Ok | Status::Skipped => "skipped",
     })
 }
