@@ -244,13 +244,19 @@ pub(crate) fn detected(feature: &str) -> Option<bool> {
     )
 }
 
-/// [`PARENT_ENV`]'s value for this process: every feature it has.
-pub(crate) fn detected_list() -> String {
+/// Every feature this process has, in the order of [`X86`]: what its
+/// results file records and `list --features` prints.
+pub(crate) fn detected_names() -> Vec<&'static str> {
     X86.iter()
         .copied()
         .filter(|f| detected(f) == Some(true))
-        .collect::<Vec<_>>()
-        .join(",")
+        .collect()
+}
+
+/// [`PARENT_ENV`]'s value for this process: [`detected_names`],
+/// comma-separated.
+pub(crate) fn detected_list() -> String {
+    detected_names().join(",")
 }
 
 /// [`detected`] given this architecture's detection (`None` for a name it

@@ -134,6 +134,12 @@ pub fn machine(name: &str) -> Machine {
         load_end: None,
         cpu_governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
         cpu_boost: boost(),
+        detected_features: Some(
+            crate::features::detected_names()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        ),
     }
 }
 

@@ -65,6 +65,36 @@ fn list_json_has_the_scripted_fields() {
     assert!(marked.contains(&"swar"), "{text}");
 }
 
+/// `list --features` names what this process detects, as the variants'
+/// availability reads it; with `--json` it is refused.
+#[test]
+fn list_features_agrees_with_which_variants_run() {
+    let out = bitbench(&["list", "--features"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let features: Vec<&str> = text.lines().collect();
+    if cfg!(target_arch = "x86_64") {
+        assert!(features.contains(&"sse2"), "{text}");
+    }
+    let entries: serde_json::Value =
+        serde_json::from_slice(&bitbench(&["list", "--json"]).stdout).unwrap();
+    let avx2 = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["workload"] == "components" && e["variant"] == "avx2")
+        .expect("components has an avx2 variant");
+    // What the avx2 variant declares it needs.
+    let needs = ["avx2", "popcnt", "bmi1", "bmi2"];
+    assert_eq!(
+        avx2["available"] == true,
+        needs.iter().all(|f| features.contains(f)),
+        "{avx2} beside {text}"
+    );
+    let both = bitbench(&["list", "--features", "--json"]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+}
+
 /// The program is bitbench itself: its version once, not "bitbench X
 /// (bitbench X)".
 #[test]

@@ -190,3 +190,43 @@ fn a_level_where_a_variant_crashed_says_so() {
         assert!(!all.iter().any(|t| t == "not run"), "{chart}: {all:?}");
     }
 }
+
+/// With cycles beside the counts, the pages show instructions per cycle
+/// at each level and by level, and no doubt about the features seen when
+/// the file's processes saw one CPU.
+#[test]
+fn cycles_beside_counts_give_ipc_at_each_level_and_by_level() {
+    let mut file = two_levels();
+    let cycles: Vec<Record> = (file.records.iter())
+        .filter(|r| r.metric == Metric::Time)
+        .map(|r| Record {
+            metric: Metric::Cycles,
+            unit: "cycles/byte".into(),
+            median: r.median * 2.0,
+            ..r.clone()
+        })
+        .collect();
+    file.records.extend(cycles);
+    file.machine.detected_features = Some(vec!["avx2".into()]);
+    let dir = out_dir("levels-ipc");
+    let sources = vec![Source::new("matrix", "matrix.json", file)];
+    let report = render(&sources, &dir, &ReportOptions::default()).unwrap();
+    let md = std::fs::read_to_string(&report.markdown).unwrap();
+    // bit-loop: 3 instructions over 0.8 cycles a byte at x86-64, 2.4
+    // over 0.4 at v3; lookup a tenth of the time, half the instructions.
+    for row in [
+        "### popcount, x86-64\n\n| variant | bytes:1024 | bytes:4096 | bytes:16384 | mixed |",
+        "| bit-loop | 3.75 | 3.75 | 3.75 | 3.75 |",
+        "| lookup | 18.75 | 18.75 | 18.75 | 18.75 |",
+        "### popcount, x86-64-v3",
+        "| lookup | 30.00 | 30.00 | 30.00 | 30.00 |",
+        "### popcount, by level",
+        "| bit-loop | 3.75 | 6.00 |",
+    ] {
+        assert!(md.contains(row), "{row:?} not in\n{md}");
+    }
+    assert!(!md.contains("did not see"), "{md}");
+    let html = std::fs::read_to_string(&report.index).unwrap();
+    assert!(html.contains("<h3>popcount, by level</h3>"), "{html}");
+    assert!(html.contains("<td class=\"num\">6.00</td>"), "{html}");
+}

@@ -99,10 +99,12 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
     let build = machine::build();
     skip_uncountable(&mut planned, &build)?;
     let keep = (!args.no_profiles).then(|| Kept::beside(&path, machine::target_cpu()));
-    let counts = count(&mut planned, options.seed, args.cache, keep.as_ref())?;
+    let (counts, seen) = count(&mut planned, options.seed, args.cache, keep.as_ref())?;
 
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut results = machine::results_file(date, command, machine::machine(&machine), build, true);
+    // The counted processes ran under valgrind and saw its CPU, not this one.
+    results.machine.detected_features = seen;
     results.records = records(planned, &counts, args.cache);
     for w in &selected {
         w.annotate(&mut results.records);
@@ -174,13 +176,15 @@ fn skip_uncountable(
 
 /// Counts the cases still countable under gungraun (the cache simulation
 /// too when `cache_sim`), keeping each profile where `keep` says: each
-/// case's summary and kept profile, by (benchmark id, bench id).
+/// case's summary and kept profile, by (benchmark id, bench id), and the
+/// CPU features the counted processes detected (`None` when none ran, or
+/// valgrind would not say).
 fn count(
     planned: &mut [counting::Planned<'_>],
     seed: u64,
     cache_sim: bool,
     keep: Option<&Kept>,
-) -> Result<Counts, Error> {
+) -> Result<(Counts, Option<Vec<String>>), Error> {
     let bitbench = std::env::current_exe()
         .map_err(|e| Error::usage(format!("count: cannot find this executable: {e}")))?;
     counting::mark_unrunnable(planned, &bitbench).map_err(Error::usage)?;
@@ -195,10 +199,10 @@ fn count(
             .collect(),
     };
     if plan.cases.is_empty() {
-        Ok(HashMap::new())
-    } else {
-        run_gungraun(&plan, keep)
+        return Ok((HashMap::new(), None));
     }
+    let seen = counting::valgrind_features(&plan.bitbench).ok();
+    Ok((run_gungraun(&plan, keep)?, seen))
 }
 
 /// Each planned case's records: its counts where gungraun gave them,

@@ -25,6 +25,11 @@ pub struct Args {
     /// Print a JSON array of {workload, variant, description, default, available, reason}.
     #[arg(long)]
     json: bool,
+    /// Print the CPU features this process detects at run time instead,
+    /// one per line: what a variant that dispatches by itself sees here
+    /// (under valgrind, without AVX-512).
+    #[arg(long, conflicts_with = "json")]
+    features: bool,
 }
 
 /// Prints the registry as a table or, with `--json`, a JSON array.
@@ -32,9 +37,15 @@ pub struct Args {
 /// The text is written in one go and a closed pipe (`bitbench list | head`)
 /// ends the output quietly instead of panicking like `println!` would.
 pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(render(suite, args.json).as_bytes());
+    let text = if args.features {
+        crate::features::detected_names()
+            .iter()
+            .map(|f| format!("{f}\n"))
+            .collect()
+    } else {
+        render(suite, args.json)
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     Ok(())
 }
 

@@ -295,6 +295,11 @@ fn merge(merged: &mut ResultsFile, path: &Path, level: &str) -> Result<(), Error
     // No `source` tag: a record's level and metric already say which
     // per-level file it came from, and a tag would read as a second series.
     merged.records.extend(file.records);
+    // The merged file's processes saw one CPU only when every run's did
+    // (a count's, under valgrind, does not): else the file cannot say.
+    if merged.machine.detected_features != file.machine.detected_features {
+        merged.machine.detected_features = None;
+    }
     // What every level ran with: `RUSTFLAGS` differs by level (the build
     // lists the levels), the backtrace variables do not.
     merged.environment = match (merged.environment.take(), file.environment) {

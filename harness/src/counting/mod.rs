@@ -23,7 +23,9 @@ pub use gungraun::{CACHES, bench_main, gungraun_entry};
 pub use plan::{CountOptions, Outcome, Outcomes, Planned, plan};
 pub use summary::{Cache, Summary, metrics, parse_summaries, profiles, records};
 pub use tools::{GUNGRAUN_VERSION, check_tools, install_hint, install_tools};
-pub use under_valgrind::{mark_unrunnable, not_countable, unavailable_here, valgrind_availability};
+pub use under_valgrind::{
+    mark_unrunnable, not_countable, unavailable_here, valgrind_availability, valgrind_features,
+};
 
 use crate::dyn_workload::DynWorkload;
 use crate::engine::batch::{BatchError, BatchRequest, PreparedBatch};

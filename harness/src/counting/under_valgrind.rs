@@ -29,21 +29,8 @@ pub fn mark_unrunnable(planned: &mut [Planned<'_>], bitbench: &Path) -> Result<(
 pub fn valgrind_availability(
     bitbench: &Path,
 ) -> Result<HashMap<(String, String), Option<String>>, String> {
-    let out = Command::new("valgrind")
-        .args(["--tool=none", "-q", "--error-exitcode=99"])
-        .arg(bitbench)
-        .args(["list", "--json"])
-        .env("CI", "1")
-        .output()
-        .map_err(|e| format!("cannot run valgrind ({e}); {}", install_hint()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "`valgrind {} list --json` failed: {}",
-            bitbench.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let entries: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout)
+    let out = list_under_valgrind(bitbench, "--json")?;
+    let entries: Vec<serde_json::Value> = serde_json::from_slice(&out)
         .map_err(|e| format!("unexpected `list --json` output under valgrind: {e}"))?;
     Ok(entries
         .iter()
@@ -53,6 +40,35 @@ pub fn valgrind_availability(
             ((text("workload"), text("variant")), reason)
         })
         .collect())
+}
+
+/// The CPU features a process detects under valgrind (`list --features`
+/// run there): what a counted variant that dispatches by itself saw.
+pub fn valgrind_features(bitbench: &Path) -> Result<Vec<String>, String> {
+    let out = list_under_valgrind(bitbench, "--features")?;
+    Ok(String::from_utf8_lossy(&out)
+        .lines()
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The standard output of `bitbench list FLAG` run under valgrind.
+fn list_under_valgrind(bitbench: &Path, flag: &str) -> Result<Vec<u8>, String> {
+    let out = Command::new("valgrind")
+        .args(["--tool=none", "-q", "--error-exitcode=99"])
+        .arg(bitbench)
+        .args(["list", flag])
+        .env("CI", "1")
+        .output()
+        .map_err(|e| format!("cannot run valgrind ({e}); {}", install_hint()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`valgrind {} list {flag}` failed: {}",
+            bitbench.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(out.stdout)
 }
 
 /// Why a case cannot be counted, given the variant's native availability

@@ -7,12 +7,13 @@
 //! This module draws the charts and puts the report together; its children
 //! each hold one part: what the caller asks for (`options`), what was
 //! written (`written`) or why not (`error`), the summary rows and the
-//! doubtful records the pages show (`summary`, `doubts`), the flame graphs
+//! doubtful records the pages show (`summary`, `doubts`), instructions per cycle (`ipc`), the flame graphs
 //! (`flamegraphs`) and the two pages (`page`).
 
 mod doubts;
 mod error;
 mod flamegraphs;
+mod ipc;
 mod options;
 mod page;
 mod summary;
@@ -83,11 +84,13 @@ pub fn render_for(
     let summary: Vec<SummaryRow> = views.iter().map(|v| summary_row(v, limits)).collect();
     let levels: Vec<LevelTable> = views.iter().filter_map(|v| plan::level_table(v)).collect();
     let doubts = doubts::doubts(sources, limits);
+    let ipc = ipc::ipc(sources);
     let contents = Contents {
         sources,
         report: &report,
         summary: &summary,
         levels: &levels,
+        ipc: &ipc,
         not_measured: &not_measured,
         doubts: &doubts,
         limits,

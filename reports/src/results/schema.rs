@@ -137,6 +137,13 @@ pub struct Machine {
     /// Frequency boost, `on` or `off`; `None`: not readable.
     #[serde(default)]
     pub cpu_boost: Option<String>,
+    /// The CPU features the measuring process detected at run time, which
+    /// decide the code path of a variant that dispatches by itself: under
+    /// valgrind (`count`), the ones valgrind's CPU shows, without AVX-512.
+    /// `None` in older files, and in a merged file whose runs saw
+    /// different ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detected_features: Option<Vec<String>>,
 }
 
 impl Machine {

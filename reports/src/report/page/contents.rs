@@ -8,6 +8,7 @@ use crate::disturbance::Limits;
 use crate::numbers;
 use crate::plan::{LevelCell, LevelTable, ns};
 use crate::report::doubts::Doubt;
+use crate::report::ipc::{Ipc, Seen};
 use crate::report::options::ReportOptions;
 use crate::report::summary::SummaryRow;
 use crate::report::written::Report;
@@ -20,6 +21,7 @@ pub(crate) struct Contents<'a> {
     pub report: &'a Report,
     pub summary: &'a [SummaryRow],
     pub levels: &'a [LevelTable],
+    pub ipc: &'a Ipc,
     pub not_measured: &'a [(String, &'a Record)],
     /// The time records that may not hold.
     pub doubts: &'a [Doubt<'a>],
@@ -128,6 +130,33 @@ pub(super) fn level_cell(cell: &Option<LevelCell>) -> String {
         Some((ns, None)) => numbers::time(*ns),
         None => "-".to_owned(),
     }
+}
+
+/// The heading of the instructions-per-cycle tables.
+pub(super) const IPC: &str = "Instructions per cycle";
+
+/// What the instructions-per-cycle section shows.
+pub(super) const IPC_INTRO: &str = "Instructions per element (counted under valgrind by `count`) over cycles per element (timed by `bench`, with the core clock calibrated between its samples), for the same variant, input set, target-cpu and build on one machine.";
+
+/// What the by-level instructions-per-cycle table shows.
+pub(super) const IPC_LEVELS: &str = "By target-cpu level: each variant's geometric mean over the input sets it has a figure for at every level.";
+
+/// The sentence under an IPC table when the counted processes saw less
+/// of the CPU than the timed ones; `None` when they saw the same.
+pub(super) fn seen_sentence(seen: &Seen) -> Option<String> {
+    match seen {
+        Seen::Same => None,
+        Seen::Lacking(features) => Some(format!(
+            "The counted processes did not see {} (valgrind hides them): a variant that picks its code path by CPU feature may have been counted on another path than it was timed on; dispatchers are left out.",
+            features.join(", ")
+        )),
+        Seen::Unknown => Some("A results file does not say which CPU features the processes of its figures saw (it predates the record, or merges runs that saw different ones): a variant that picks its code path by CPU feature may have been counted on another path than it was timed on; dispatchers are left out.".to_owned()),
+    }
+}
+
+/// An IPC cell: two decimals, or `-`.
+pub(super) fn ipc_cell(ipc: &Option<f64>) -> String {
+    ipc.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"))
 }
 
 /// The paragraph that opens a page whose results hold `n` time records

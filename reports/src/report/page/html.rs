@@ -2,8 +2,9 @@
 //! in page order.
 
 use super::contents::{
-    Contents, DOUBTS, FLAMEGRAPHS, MARK, MAX_LISTED, build_line, commit, doubt_median,
-    doubt_paragraph, level_cell, level_sentence, machine_line, workload_cell,
+    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
+    commit, doubt_median, doubt_paragraph, ipc_cell, level_cell, level_sentence, machine_line,
+    seen_sentence, workload_cell,
 };
 use crate::dataset::Source;
 use crate::excerpt::{FINDING_WIDTH, excerpt};
@@ -11,6 +12,7 @@ use crate::markup::esc;
 use crate::plan::LevelTable;
 use crate::report::doubts::Doubt;
 use crate::report::flamegraphs::FlameGraphFile;
+use crate::report::ipc::Ipc;
 use crate::report::summary::SummaryRow;
 use crate::report::written::ChartFile;
 use crate::results::Record;
@@ -28,6 +30,7 @@ pub(crate) fn html(c: &Contents<'_>) -> String {
         summary(c.summary, named),
         doubts(c.doubts),
         levels(c.levels),
+        ipc(c.ipc),
         charts(&c.report.charts),
         flamegraphs(&c.report.flamegraphs),
         not_shown(&c.report.skipped, c.not_measured),
@@ -176,6 +179,51 @@ fn levels(levels: &[LevelTable]) -> String {
             let _ = writeln!(h, "<tr><td>{}</td>{cells}</tr>", esc(v));
         }
         h.push_str("</table>\n");
+    }
+    h
+}
+
+/// The instructions-per-cycle tables; nothing when no variant has both
+/// figures.
+fn ipc(ipc: &Ipc) -> String {
+    let mut h = String::new();
+    if ipc.tables.is_empty() {
+        return h;
+    }
+    let _ = writeln!(h, "<h2>{IPC}</h2>\n<p>{}</p>", esc(IPC_INTRO));
+    let table = |h: &mut String, columns: &[String], rows: &[(String, Vec<Option<f64>>)]| {
+        let _ = writeln!(
+            h,
+            "<table>\n<tr><th>variant</th>{}</tr>",
+            columns
+                .iter()
+                .map(|c| format!("<th>{}</th>", esc(c)))
+                .collect::<String>()
+        );
+        for (v, row) in rows {
+            let cells: String = row
+                .iter()
+                .map(|c| format!("<td class=\"num\">{}</td>", ipc_cell(c)))
+                .collect();
+            let _ = writeln!(h, "<tr><td>{}</td>{cells}</tr>", esc(v));
+        }
+        h.push_str("</table>\n");
+    };
+    for t in &ipc.tables {
+        let _ = writeln!(h, "<h3>{}</h3>", esc(&t.title));
+        table(&mut h, &t.sets, &t.rows);
+        if let Some(s) = seen_sentence(&t.seen) {
+            let _ = writeln!(h, "<p>{}</p>", esc(&s));
+        }
+    }
+    for l in &ipc.levels {
+        let _ = writeln!(
+            h,
+            "<h3>{}, by level</h3>\n<p>{}</p>",
+            esc(&l.title),
+            esc(IPC_LEVELS)
+        );
+        table(&mut h, &l.levels, &l.rows);
     }
     h
 }

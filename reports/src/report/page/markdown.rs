@@ -2,8 +2,9 @@
 //! page order.
 
 use super::contents::{
-    Contents, DOUBTS, FLAMEGRAPHS, MARK, MAX_LISTED, build_line, commit, doubt_median,
-    doubt_paragraph, level_cell, level_sentence, machine_line, workload_cell,
+    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
+    commit, doubt_median, doubt_paragraph, ipc_cell, level_cell, level_sentence, machine_line,
+    seen_sentence, workload_cell,
 };
 use crate::dataset::Source;
 use crate::excerpt::{FINDING_WIDTH, excerpt};
@@ -11,6 +12,7 @@ use crate::markup::cell;
 use crate::plan::LevelTable;
 use crate::report::doubts::Doubt;
 use crate::report::flamegraphs::FlameGraphFile;
+use crate::report::ipc::Ipc;
 use crate::report::summary::SummaryRow;
 use crate::report::written::ChartFile;
 use crate::results::Record;
@@ -25,6 +27,7 @@ pub(crate) fn markdown(c: &Contents<'_>) -> String {
         summary(c.summary, named),
         doubts(c.doubts),
         levels(c.levels),
+        ipc(c.ipc),
         charts(&c.report.charts),
         flamegraphs(&c.report.flamegraphs),
         not_shown(&c.report.skipped, c.not_measured),
@@ -146,6 +149,44 @@ fn levels(levels: &[LevelTable]) -> String {
             let cells: Vec<String> = row.iter().map(level_cell).collect();
             let _ = writeln!(m, "| {} | {} |", cell(v), cells.join(" | "));
         }
+    }
+    m
+}
+
+/// The instructions-per-cycle tables; nothing when no variant has both
+/// figures.
+fn ipc(ipc: &Ipc) -> String {
+    let mut m = String::new();
+    if ipc.tables.is_empty() {
+        return m;
+    }
+    let _ = writeln!(m, "\n## {IPC}\n\n{IPC_INTRO}");
+    let table = |m: &mut String, columns: &[String], rows: &[(String, Vec<Option<f64>>)]| {
+        let _ = writeln!(
+            m,
+            "\n| variant | {} |\n|---|{}",
+            columns
+                .iter()
+                .map(|c| cell(c))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            "--:|".repeat(columns.len())
+        );
+        for (v, row) in rows {
+            let cells: Vec<String> = row.iter().map(ipc_cell).collect();
+            let _ = writeln!(m, "| {} | {} |", cell(v), cells.join(" | "));
+        }
+    };
+    for t in &ipc.tables {
+        let _ = writeln!(m, "\n### {}", t.title);
+        table(&mut m, &t.sets, &t.rows);
+        if let Some(s) = seen_sentence(&t.seen) {
+            let _ = writeln!(m, "\n{s}");
+        }
+    }
+    for l in &ipc.levels {
+        let _ = writeln!(m, "\n### {}, by level\n\n{IPC_LEVELS}", l.title);
+        table(&mut m, &l.levels, &l.rows);
     }
     m
 }
