@@ -297,3 +297,62 @@ fn ns(cell: &str) -> f64 {
     };
     value.parse::<f64>().unwrap() * scale
 }
+
+/// `ab` gets each build's allocations over the serve protocol, counted as
+/// `bench` counts them: the same figures, judged exactly.
+#[test]
+fn ab_pairs_allocations_as_bench_counts_them() {
+    let args = ["--variant", "bfs", "--inputs", "official:1"];
+    let mut bench = vec!["bench", "cephalopod", "--quick"];
+    bench.extend(args);
+    let (_, results) = bench_results(&bench);
+    let counted = |metric: &str| {
+        results["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["metric"] == metric)
+            .unwrap_or_else(|| panic!("bench counted no {metric}"))["median"]
+            .as_f64()
+            .unwrap()
+    };
+    let me = env!("CARGO_BIN_EXE_bitbench");
+    let mut ab = vec!["ab", "--binaries", me, me, "--workload", "cephalopod"];
+    ab.extend(args);
+    ab.extend(["--metric", "allocations", "peak_bytes", "--format", "json"]);
+    let out = bitbench(&ab);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let table: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{table}");
+    for row in rows {
+        let metric = row["metric"].as_str().unwrap();
+        let figure = counted(metric);
+        assert!(figure > 0.0, "bfs allocates: {metric} {figure}");
+        assert_eq!(row["a"].as_f64(), Some(figure), "{row}");
+        assert_eq!(row["b"].as_f64(), Some(figure), "{row}");
+        assert_eq!(row["verdict"], "no_change", "{row}");
+    }
+}
+
+/// A metric of the table that `ab` cannot pair is refused in one line
+/// saying why, before anything is built or run.
+#[test]
+fn ab_refuses_a_metric_it_does_not_measure_in_one_line() {
+    let me = env!("CARGO_BIN_EXE_bitbench");
+    for (metric, why) in [
+        ("cycles", "paired samples cancel the clock"),
+        ("setup", "cold start"),
+    ] {
+        let out = bitbench(&["ab", "--binaries", me, me, "--metric", metric]);
+        assert_eq!(out.status.code(), Some(2), "{metric}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("--metric {metric}: ab does not measure it: ")),
+            "{err}"
+        );
+        assert!(err.contains(why), "{err}");
+        assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    }
+}

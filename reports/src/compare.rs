@@ -191,8 +191,9 @@ pub fn compare<'a>(
 }
 
 /// One pair of records, judged alone: exact metrics get their verdict;
-/// time gets its p-value, and [`holm`] decides its verdict.
-fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
+/// time gets its p-value, and [`compare`]'s Holm correction decides its
+/// verdict (until then it reads "no change").
+pub fn judge<'a>(base: &'a Record, new: &'a Record, threshold: f64) -> Row<'a> {
     let mut row = Row {
         base,
         new,

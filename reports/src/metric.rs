@@ -128,6 +128,9 @@ pub enum InAb {
     Paired,
     /// Counted for both builds under callgrind.
     Counted,
+    /// Counted by each build's own process on one untimed pass when it
+    /// loads a batch (the serve protocol's), compared exactly.
+    Loaded,
     /// Not measured by `ab`, for the reason given.
     Not(&'static str),
 }
@@ -318,9 +321,7 @@ pub const DESCRIPTORS: [Descriptor; 12] = [
         unit: Unit::PerElement("allocations"),
         produced: Produced::Allocator,
         judged: Judged::Exactly,
-        ab: InAb::Not(
-            "allocations are counted by bench; compare two bench results files with `compare`",
-        ),
+        ab: InAb::Loaded,
         chart: Chart::Bars,
         about: "Allocations and reallocations per element, counted exactly on one untimed pass after verification (every thread)",
         bencher: Some("allocations"),
@@ -332,9 +333,7 @@ pub const DESCRIPTORS: [Descriptor; 12] = [
         unit: Unit::PerElement("bytes allocated"),
         produced: Produced::Allocator,
         judged: Judged::Exactly,
-        ab: InAb::Not(
-            "allocations are counted by bench; compare two bench results files with `compare`",
-        ),
+        ab: InAb::Loaded,
         chart: Chart::Bars,
         about: "Bytes asked of the allocator per element (a reallocation's new size), on the same pass",
         bencher: Some("allocated-bytes"),
@@ -346,9 +345,7 @@ pub const DESCRIPTORS: [Descriptor; 12] = [
         unit: Unit::PerPass("peak bytes"),
         produced: Produced::Allocator,
         judged: Judged::Exactly,
-        ab: InAb::Not(
-            "allocations are counted by bench; compare two bench results files with `compare`",
-        ),
+        ab: InAb::Loaded,
         chart: Chart::Bars,
         about: "The most bytes live at once above the pass's start, over the whole batch",
         bencher: Some("peak-bytes"),

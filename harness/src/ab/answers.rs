@@ -6,6 +6,7 @@
 use super::build::Build;
 use super::oneshot;
 use super::plan::Planned;
+use crate::allocations::Counted;
 use crate::engine::serve::{Answers, Lines, Request};
 use crate::entry::Suite;
 use crate::error::Error;
@@ -23,6 +24,10 @@ pub struct Batch {
     pub inputs: usize,
     /// Its throughput elements, where a serve-mode build said (else 1).
     pub elements: u64,
+    /// What A's and B's processes allocated on one untimed pass over it,
+    /// where each said (a serve-mode build of protocol 3 whose allocator
+    /// counts).
+    pub allocations: [Option<Counted>; 2],
 }
 
 /// How a record's answers compared.
@@ -59,6 +64,7 @@ pub fn answers(
     let stem = p.stem();
     let file = files.join(format!("{stem}.txt"));
     let mut elements = 1;
+    let mut allocations = Vec::new();
     let mut solve = |build: &mut Build| -> Result<Vec<String>, Error> {
         match &mut build.child {
             Some((child, _)) => child
@@ -69,9 +75,11 @@ pub fn answers(
                 })
                 .map(|answers| {
                     elements = answers.elements;
+                    allocations.push(answers.allocations);
                     answers.outputs
                 }),
             None => {
+                allocations.push(None);
                 write_lines(&file, &lines)?;
                 oneshot::solve(&build.side.exe, &p.workload, &p.variant, &file)
             }
@@ -105,6 +113,7 @@ pub fn answers(
             inputs: lines.len(),
             lines,
             elements,
+            allocations: [allocations[0], allocations[1]],
         }));
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));

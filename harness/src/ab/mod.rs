@@ -27,6 +27,7 @@
 //!
 //! `single.rs` compares one record alone, for `history bisect`.
 
+mod allocated;
 mod answers;
 mod attribute;
 mod build;
@@ -105,7 +106,17 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         records: planned.len(),
     });
     let files = dir.join("files");
-    let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], budget, &files);
+    let loaded: Vec<Metric> = metrics
+        .iter()
+        .copied()
+        .filter(|m| m.descriptor().ab == InAb::Loaded)
+        .collect();
+    let judged = Judged {
+        budget,
+        loaded: &loaded,
+        threshold: &threshold,
+    };
+    let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], judged, &files);
     let paired = a.child.is_some() && b.child.is_some();
     let environments =
         [&a, &b].map(|side| side.child.as_ref().and_then(|(_, h)| h.environment.clone()));
@@ -186,16 +197,26 @@ struct Tally {
     cores: Vec<usize>,
 }
 
+/// What is judged of a record whose answers agree.
+struct Judged<'a> {
+    /// Time, when it is judged.
+    budget: Option<pairs::Budget>,
+    /// The metrics the builds count as they load a batch.
+    loaded: &'a [Metric],
+    /// Each metric's threshold.
+    threshold: &'a dyn Fn(Metric) -> f64,
+}
+
 /// Every planned record in turn: both builds' answers (a build that
 /// crashed or hung started again for the next record), then, where they
-/// agree and `budget` says time is judged, its time on `--core` or the
-/// least busy core.
+/// agree, the metrics counted as they loaded it and, where time is
+/// judged, its time on `--core` or the least busy core.
 fn answer_and_time(
     suite: &Suite,
     options: &Options,
     planned: &[Planned],
     [a, b]: [&mut Build; 2],
-    budget: Option<pairs::Budget>,
+    judged: Judged<'_>,
     files: &Path,
 ) -> Tally {
     let mut tally = Tally {
@@ -223,7 +244,17 @@ fn answer_and_time(
             }
             Ok(Compared::Agree(batch)) => {
                 tally.agreed += 1;
-                if let Some(budget) = budget {
+                if !judged.loaded.is_empty() {
+                    tally.rows.extend(allocated::judge(
+                        p,
+                        &batch,
+                        [&a.side, &b.side],
+                        judged.loaded,
+                        judged.threshold,
+                        &mut tally.records,
+                    ));
+                }
+                if let Some(budget) = judged.budget {
                     let core = options
                         .core
                         .or_else(|| crate::cores::least_busy(crate::cores::LOOK));

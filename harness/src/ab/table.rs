@@ -314,7 +314,7 @@ impl Outcome {
         };
         format!(
             "{regressed} regressed, {broke} broke, {improved} improved, {same} no change, \
-             {unsettled} inconclusive, {other} not comparable ({time}; instructions: exact; \
+             {unsettled} inconclusive, {other} not comparable ({time}; counts: exact; \
              answers: canonical text)"
         )
     }

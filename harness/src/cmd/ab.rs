@@ -36,8 +36,9 @@ pub struct Args {
     /// Metrics judged besides the answers (always compared); default: time
     /// and instructions. Time is paired; those counted under callgrind are
     /// exact, and the cache simulation's (d1_misses, ll_misses,
-    /// estimated_cycles) imply --cache. A metric ab does not measure says
-    /// why.
+    /// estimated_cycles) imply --cache; allocations, allocated_bytes and
+    /// peak_bytes are counted by each build as it loads a batch, exact. A
+    /// metric ab does not measure says why.
     #[arg(long, num_args = 1.., value_parser = Metric::ALL.map(Metric::as_str))]
     metric: Vec<String>,
     /// Count with callgrind's cache simulation too (fixed cache sizes,

@@ -29,7 +29,7 @@
 //! Verification is in `verified.rs`, the timing loop in `sample.rs`; here
 //! are the options and the main path: inputs, verification, rounds.
 
-mod allocated;
+pub(crate) mod allocated;
 mod clocked;
 mod preparation;
 mod sample;

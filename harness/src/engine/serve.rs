@@ -23,8 +23,10 @@ use std::time::Duration;
 ///    thread's CPU time and context switches, involuntary and voluntary
 ///    (see `crate::disturb`).
 ///    Both are optional fields, so either side still pairs with a build
-///    of protocol 1, which times the whole batch and reports neither.
-pub const PROTOCOL: u32 = 2;
+///    of protocol 1, which times the whole batch and reports neither;
+/// 3. a load says what one untimed pass over the batch allocated, where
+///    the program's allocator counts (`Answers::allocations`, optional).
+pub const PROTOCOL: u32 = 3;
 
 /// One request line.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -138,6 +140,10 @@ pub struct Answers {
     pub outputs: Vec<String>,
     /// Throughput elements one run of the batch processes.
     pub elements: u64,
+    /// What one untimed pass over the batch allocated, after the first
+    /// (protocol 3); `None` where the allocator does not count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocations: Option<crate::allocations::Counted>,
 }
 
 /// The answer to [`Request::Sample`]. The optional fields come from
@@ -214,9 +220,15 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
         .zip(&out)
         .map(|(i, o)| w.elements(i, o))
         .collect();
+    let outputs = out.iter().map(|o| w.format_output(o)).collect();
+    // As `bench` counts it: the pass after the first, so what a variant
+    // builds on first use does not count.
+    let allocations =
+        crate::engine::bench::allocated::counted(&mut *solver, (&inputs, &prepared), &mut out);
     let answers = Answers {
-        outputs: out.iter().map(|o| w.format_output(o)).collect(),
+        outputs,
         elements: elements.iter().sum::<u64>().max(1),
+        allocations,
     };
     // A variant without a form of its own runs exactly its plain batch:
     // preparation adds nothing to what `ab` times.

@@ -5,9 +5,11 @@
 //! use (a table, a thread pool) was built by then and does not count per
 //! element; the answers' buffer was allocated before it. Its figures are
 //! exact: the same build on the same inputs counts the same, and
-//! `compare` flags any increase as it does for instructions.
+//! `compare` and `ab` flag any increase as they do for instructions (`ab`
+//! gets the counts from each build's serve child, which counts the same
+//! pass when it loads a batch).
 
-use crate::allocations;
+use crate::allocations::{self, Counted};
 use crate::workload::{Prepared, Solve};
 use reports::{Metric, Record};
 
@@ -22,10 +24,23 @@ pub fn records<I, O>(
     elements: u64,
     like: impl Fn(Metric) -> Record,
 ) -> Vec<Record> {
-    if !allocations::installed() {
-        return Vec::new();
-    }
-    let ((), counted) = allocations::count(|| prepared.run(solver, inputs, 0..inputs.len(), out));
+    counted(solver, (inputs, prepared), out).map_or_else(Vec::new, |c| of(c, elements, like))
+}
+
+/// What one pass of `solver` over `inputs` into `out` allocated; `None`
+/// where the process's allocator does not count.
+pub fn counted<I, O>(
+    solver: &mut dyn Solve<I, O>,
+    (inputs, prepared): (&[I], &Prepared),
+    out: &mut [O],
+) -> Option<Counted> {
+    allocations::installed()
+        .then(|| allocations::count(|| prepared.run(solver, inputs, 0..inputs.len(), out)).1)
+}
+
+/// The records of what a pass of `elements` throughput elements
+/// allocated, each filled in from `like`.
+pub fn of(counted: Counted, elements: u64, like: impl Fn(Metric) -> Record) -> Vec<Record> {
     let per_element = |n: u64| n as f64 / elements.max(1) as f64;
     [
         (Metric::Allocations, per_element(counted.allocations)),
