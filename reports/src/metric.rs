@@ -308,7 +308,7 @@ pub const DESCRIPTORS: [Descriptor; 12] = [
         produced: Produced::Calibrated,
         judged: Judged::Statistically,
         ab: InAb::Not(
-            "paired samples cancel the clock already: judge `time`; compare two bench results files for cycles",
+            "paired samples cancel the clock already: judge `time`, whose rows show cycles beside it; compare two bench results files for cycles",
         ),
         chart: Chart::Bars,
         about: "Core cycles per element: each time sample times the clock calibrated beside it against dependent add and imul chains (no PMU); moves with memory-bound code and frequency licences",

@@ -104,6 +104,7 @@ mod tests {
             inputs: 4,
             elements: 4,
             allocations,
+            ghz: [None; 2],
         }
     }
 

@@ -28,6 +28,9 @@ pub struct Batch {
     /// where each said (a serve-mode build of protocol 3 whose allocator
     /// counts).
     pub allocations: [Option<Counted>; 2],
+    /// A's and B's core clocks in GHz, as each calibrated it after loading
+    /// the batch, where each said (protocol 3).
+    pub ghz: [Option<f64>; 2],
 }
 
 /// How a record's answers compared.
@@ -63,29 +66,7 @@ pub fn answers(
     .map_err(|e| not("inputs", e))?;
     let stem = p.stem();
     let file = files.join(format!("{stem}.txt"));
-    let mut elements = 1;
-    let mut allocations = Vec::new();
-    let mut solve = |build: &mut Build| -> Result<Vec<String>, Error> {
-        match &mut build.child {
-            Some((child, _)) => child
-                .request::<Answers>(&Request::Load {
-                    workload: p.workload.clone(),
-                    variant: p.variant.clone(),
-                    inputs: lines.clone(),
-                })
-                .map(|answers| {
-                    elements = answers.elements;
-                    allocations.push(answers.allocations);
-                    answers.outputs
-                }),
-            None => {
-                allocations.push(None);
-                write_lines(&file, &lines)?;
-                oneshot::solve(&build.side.exe, &p.workload, &p.variant, &file)
-            }
-        }
-    };
-    let (from_a, from_b) = (solve(a), solve(b));
+    let (from_a, from_b) = (load(a, p, &lines, &file), load(b, p, &lines, &file));
     let (from_a, from_b) = match (from_a, from_b, a.fault(), b.fault()) {
         (Ok(x), Ok(y), ..) => (x, y),
         (Ok(_), Err(_), _, Some(fault)) => {
@@ -108,17 +89,18 @@ pub fn answers(
         (Err(e), ..) => return Err(not("A", e)),
         (_, Err(e), ..) => return Err(not("B", e)),
     };
-    let Some(i) = (0..lines.len()).find(|&i| from_a.get(i) != from_b.get(i)) else {
+    let Some(i) = (0..lines.len()).find(|&i| from_a.outputs.get(i) != from_b.outputs.get(i)) else {
         return Ok(Compared::Agree(Batch {
             inputs: lines.len(),
             lines,
-            elements,
-            allocations: [allocations[0], allocations[1]],
+            elements: from_a.elements.max(from_b.elements),
+            allocations: [from_a.allocations, from_b.allocations],
+            ghz: [from_a.ghz, from_b.ghz],
         }));
     };
     let input = files.join(format!("{stem}-broke-{i}.txt"));
     write_lines(&input, std::slice::from_ref(&lines[i])).map_err(|e| not("repro", e))?;
-    let (a_said, b_said) = (from_a.get(i), from_b.get(i));
+    let (a_said, b_said) = (from_a.outputs.get(i), from_b.outputs.get(i));
     let text = |x: Option<&String>| x.cloned().unwrap_or_default();
     let cut = excerpt::disagreement(&lines[i], &text(a_said), &text(b_said));
     let shown = |x: Option<&String>, s: &str| x.map_or("nothing".to_owned(), |_| format!("'{s}'"));
@@ -145,6 +127,28 @@ pub fn answers(
     Ok(Compared::Differ(Verdict::Broke(why), repro))
 }
 
+
+/// `build`'s answers on `lines`: a serve-mode child loads them (and says
+/// the batch's elements, what a pass allocated and its clock); a build
+/// without serve mode solves them from `file` and says nothing else.
+fn load(build: &mut Build, p: &Planned, lines: &[String], file: &Path) -> Result<Answers, Error> {
+    match &mut build.child {
+        Some((child, _)) => child.request::<Answers>(&Request::Load {
+            workload: p.workload.clone(),
+            variant: p.variant.clone(),
+            inputs: lines.to_vec(),
+        }),
+        None => {
+            write_lines(file, lines)?;
+            Ok(Answers {
+                outputs: oneshot::solve(&build.side.exe, &p.workload, &p.variant, file)?,
+                elements: 1,
+                allocations: None,
+                ghz: None,
+            })
+        }
+    }
+}
 /// One build (`builds[0]`) faulted on a record's batch where the other did
 /// not: the input that does it, found and shrunk in fresh processes of
 /// that build (shrunk where `suite` knows the workload), in words, and

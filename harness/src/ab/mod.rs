@@ -106,16 +106,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
         records: planned.len(),
     });
     let files = dir.join("files");
-    let loaded: Vec<Metric> = metrics
-        .iter()
-        .copied()
-        .filter(|m| m.descriptor().ab == InAb::Loaded)
-        .collect();
-    let judged = Judged {
-        budget,
-        loaded: &loaded,
-        threshold: &threshold,
-    };
+    let loaded = in_ab(&metrics, InAb::Loaded);
+    let judged = Judged { budget, loaded: &loaded, threshold: &threshold };
     let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], judged, &files);
     let paired = a.child.is_some() && b.child.is_some();
     let environments =
@@ -143,11 +135,7 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
                 .to_owned(),
         );
     }
-    let counted: Vec<Metric> = metrics
-        .iter()
-        .copied()
-        .filter(|m| m.descriptor().ab == InAb::Counted)
-        .collect();
+    let counted = in_ab(&metrics, InAb::Counted);
     let counter = Counter::new(origin, options, [&a, &b], (&files, &beside), &counted);
     notes.extend(count_and_attribute(
         &counter, &planned, &counted, &threshold, &mut tally,
@@ -195,6 +183,15 @@ struct Tally {
     agreed: usize,
     /// The cores the pairs were taken on, each once.
     cores: Vec<usize>,
+}
+
+/// The `metrics` that `ab` measures as `how`.
+fn in_ab(metrics: &[Metric], how: InAb) -> Vec<Metric> {
+    metrics
+        .iter()
+        .copied()
+        .filter(|m| m.descriptor().ab == how)
+        .collect()
 }
 
 /// What is judged of a record whose answers agree.

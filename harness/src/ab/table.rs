@@ -71,6 +71,10 @@ pub struct Row {
     pub between_pct: Option<f64>,
     /// Seconds the pairs took (paired time).
     pub seconds: f64,
+    /// The paired time's columns in cycles, shown beside it and never
+    /// judged (the pairs cancel the clock already).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<Cycles>,
     /// Why the verdict may not hold: a busy or noisy machine (paired time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub concern: Option<String>,
@@ -113,6 +117,7 @@ impl Row {
             processes: 0,
             between_pct: None,
             seconds: 0.0,
+            cycles: None,
             concern: None,
             verdict: Verdict::NoChange,
             ratios: Vec::new(),
@@ -147,6 +152,7 @@ impl Row {
             processes: 0,
             between_pct: None,
             seconds: 0.0,
+            cycles: None,
             concern: None,
             verdict: r.verdict.clone(),
             ratios: Vec::new(),
@@ -221,6 +227,52 @@ fn percent(level: f64) -> String {
     let decimals = (-miss.log10()).ceil().max(0.0) as usize + 1;
     let text = format!("{:.decimals$}", level * 100.0);
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// A paired time's columns read in cycles: each side's geometric mean
+/// times the clock its child calibrated as it loaded the batch.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Cycles {
+    /// A's cycles per element.
+    pub a: f64,
+    /// B's.
+    pub b: f64,
+    /// A's clock, GHz.
+    pub a_ghz: f64,
+    /// B's.
+    pub b_ghz: f64,
+}
+
+impl Cycles {
+    /// The cycles of the columns `(a, b)` (ns per element) at the clocks
+    /// `ghz`, where both are known.
+    pub fn of(columns: Option<(f64, f64)>, ghz: [Option<f64>; 2]) -> Option<Cycles> {
+        let ((a, b), [Some(a_ghz), Some(b_ghz)]) = (columns?, ghz) else {
+            return None;
+        };
+        Some(Cycles {
+            a: a * a_ghz,
+            b: b * b_ghz,
+            a_ghz,
+            b_ghz,
+        })
+    }
+
+    /// The line under the table: `cycles per board: A 812 · B 815 (clock
+    /// 3.48 · 3.49 GHz as each build loaded the batch; not judged)`.
+    fn line(&self, r: &Row) -> String {
+        let per = r.unit.strip_prefix("ns/").unwrap_or(&r.unit);
+        format!(
+            "{} {} {}: cycles per {per} A {} · B {} (clock {:.2} · {:.2} GHz as each build loaded the batch; not judged)",
+            r.workload,
+            r.variant,
+            r.input_set,
+            short(self.a),
+            short(self.b),
+            self.a_ghz,
+            self.b_ghz
+        )
+    }
 }
 
 /// Where the builds ran.
@@ -371,6 +423,9 @@ impl Outcome {
             if let Some(mode) = &r.slow_mode {
                 let _ = writeln!(out, "  {}: {mode}", r.title());
             }
+            if let Some(c) = &r.cycles {
+                let _ = writeln!(out, "  {}", c.line(r));
+            }
         }
         for note in &self.notes {
             let _ = writeln!(out, "{note}");
@@ -403,6 +458,9 @@ impl Outcome {
             }
             if let Some(mode) = &r.slow_mode {
                 let _ = writeln!(out, "- {}: {mode}", r.title());
+            }
+            if let Some(c) = &r.cycles {
+                let _ = writeln!(out, "- {}", c.line(r));
             }
         }
         for note in &self.notes {
@@ -539,6 +597,22 @@ mod tests {
             "B/A change (99.929% interval, adjusted for 14 records)"
         );
         assert_eq!(header(0)[6], "B/A change (95% interval)");
+    }
+
+    /// A paired time reads in cycles only where both children calibrated,
+    /// each at its own clock, and says it is not judged.
+    #[test]
+    fn cycles_beside_a_paired_time_need_both_clocks() {
+        assert_eq!(Cycles::of(Some((2.0, 3.0)), [Some(3.5), None]), None);
+        assert_eq!(Cycles::of(None, [Some(3.5), Some(3.0)]), None);
+        let c = Cycles::of(Some((200.0, 300.0)), [Some(3.5), Some(3.0)]).expect("both clocks");
+        assert_eq!((c.a, c.b), (700.0, 900.0));
+        let mut r = row("time", Verdict::NoChange, "");
+        r.unit = "ns/board".into();
+        assert_eq!(
+            c.line(&r),
+            "w v s: cycles per board A 700.0 · B 900.0 (clock 3.50 · 3.00 GHz as each build loaded the batch; not judged)"
+        );
     }
 
     /// A record whose time and instructions both moved prints where once.

@@ -7,7 +7,7 @@ use super::build::Build;
 use super::options::EXTEND;
 use super::plan::Planned;
 use super::records::labelled;
-use super::table::Row;
+use super::table::{Cycles, Row};
 use super::{instances, modes, oneshot, pairs, stats};
 use crate::error::Error;
 use crate::revision::Side;
@@ -65,6 +65,7 @@ pub fn time(
         geomean(kept.iter().map(|p| p.0)),
         geomean(kept.iter().map(|p| p.1)),
     );
+    row.cycles = Cycles::of(row.a_geomean.zip(row.b_geomean), batch.ghz);
     let changes = stats::process_changes(pairs, &measured.taken, &shared.kept);
     row.processes = changes.len();
     let judged = stats::judge(&changes, threshold, budget.level());

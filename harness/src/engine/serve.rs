@@ -25,7 +25,8 @@ use std::time::Duration;
 ///    Both are optional fields, so either side still pairs with a build
 ///    of protocol 1, which times the whole batch and reports neither;
 /// 3. a load says what one untimed pass over the batch allocated, where
-///    the program's allocator counts (`Answers::allocations`, optional).
+///    the program's allocator counts, and the core's clock calibrated
+///    after it (`Answers::allocations` and `Answers::ghz`, optional).
 pub const PROTOCOL: u32 = 3;
 
 /// One request line.
@@ -144,6 +145,11 @@ pub struct Answers {
     /// (protocol 3); `None` where the allocator does not count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allocations: Option<crate::allocations::Counted>,
+    /// The core's clock in GHz, calibrated right after that pass
+    /// ([`crate::cycles::calibrate`], protocol 3): what `ab` reads a time
+    /// in cycles by. `None` where it was refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ghz: Option<f64>,
 }
 
 /// The answer to [`Request::Sample`]. The optional fields come from
@@ -229,6 +235,7 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
         outputs,
         elements: elements.iter().sum::<u64>().max(1),
         allocations,
+        ghz: crate::cycles::calibrate().ok(),
     };
     // A variant without a form of its own runs exactly its plain batch:
     // preparation adds nothing to what `ab` times.
