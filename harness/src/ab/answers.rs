@@ -127,7 +127,6 @@ pub fn answers(
     Ok(Compared::Differ(Verdict::Broke(why), repro))
 }
 
-
 /// `build`'s answers on `lines`: a serve-mode child loads them (and says
 /// the batch's elements, what a pass allocated and its clock); a build
 /// without serve mode solves them from `file` and says nothing else.

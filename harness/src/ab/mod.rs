@@ -94,20 +94,14 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
             .threshold_pct
             .unwrap_or_else(|| reports::thresholds::paired(m))
     };
-    let base = Duration::from_secs_f64(
-        options
-            .seconds
-            .map_or(SECONDS_PER_RECORD, |s| s / planned.len().max(1) as f64),
-    );
-    let budget = metrics.contains(&Metric::Time).then(|| pairs::Budget {
-        base,
-        cap: base * EXTEND,
-        threshold_pct: threshold(Metric::Time),
-        records: planned.len(),
-    });
+    let budget = budget(options, &metrics, planned.len(), threshold(Metric::Time));
     let files = dir.join("files");
     let loaded = in_ab(&metrics, InAb::Loaded);
-    let judged = Judged { budget, loaded: &loaded, threshold: &threshold };
+    let judged = Judged {
+        budget,
+        loaded: &loaded,
+        threshold: &threshold,
+    };
     let mut tally = answer_and_time(suite, options, &planned, [&mut a, &mut b], judged, &files);
     let paired = a.child.is_some() && b.child.is_some();
     let environments =
@@ -126,8 +120,8 @@ pub fn run(suite: &Suite, options: &Options) -> Result<(), Error> {
              from that alone"
         ));
     }
-    if paired && budget.is_some() {
-        notes.push(time_note(&tally.rows, base));
+    if let (true, Some(budget)) = (paired, budget) {
+        notes.push(time_note(&tally.rows, budget.base));
     }
     if !paired {
         notes.push(
@@ -183,6 +177,28 @@ struct Tally {
     agreed: usize,
     /// The cores the pairs were taken on, each once.
     cores: Vec<usize>,
+}
+
+/// Time's budget over `records` records when `metrics` judge time: each
+/// record's share of `--seconds` (or [`SECONDS_PER_RECORD`]), extended up
+/// to [`EXTEND`] times that.
+fn budget(
+    options: &Options,
+    metrics: &[Metric],
+    records: usize,
+    threshold_pct: f64,
+) -> Option<pairs::Budget> {
+    let base = Duration::from_secs_f64(
+        options
+            .seconds
+            .map_or(SECONDS_PER_RECORD, |s| s / records.max(1) as f64),
+    );
+    metrics.contains(&Metric::Time).then(|| pairs::Budget {
+        base,
+        cap: base * EXTEND,
+        threshold_pct,
+        records,
+    })
 }
 
 /// The `metrics` that `ab` measures as `how`.
