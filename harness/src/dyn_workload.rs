@@ -110,7 +110,12 @@ mod sealed {
         fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError>;
         /// Parses text inputs, builds `variant` and solves them once, keeping
         /// the batch for serve mode's samples, see [`serve::load`].
-        fn load_text(&self, variant: &str, inputs: &[String]) -> Result<serve::Loaded, Error>;
+        fn load_text(
+            &self,
+            variant: &str,
+            inputs: &[String],
+            measure: bool,
+        ) -> Result<serve::Loaded, Error>;
         /// How serve mode's hello lists the workload.
         fn hello(&self) -> serve::HelloWorkload;
     }
@@ -300,8 +305,13 @@ mod sealed {
         fn prepare_batch(&self, request: &BatchRequest<'_>) -> Result<PreparedBatch, BatchError> {
             batch::prepare(self, request)
         }
-        fn load_text(&self, variant: &str, inputs: &[String]) -> Result<serve::Loaded, Error> {
-            serve::load(self, variant, inputs)
+        fn load_text(
+            &self,
+            variant: &str,
+            inputs: &[String],
+            measure: bool,
+        ) -> Result<serve::Loaded, Error> {
+            serve::load(self, variant, inputs, measure)
         }
     }
 }

@@ -132,11 +132,7 @@ pub fn answers(
 /// without serve mode solves them from `file` and says nothing else.
 fn load(build: &mut Build, p: &Planned, lines: &[String], file: &Path) -> Result<Answers, Error> {
     match &mut build.child {
-        Some((child, _)) => child.request::<Answers>(&Request::Load {
-            workload: p.workload.clone(),
-            variant: p.variant.clone(),
-            inputs: lines.to_vec(),
-        }),
+        Some((child, _)) => child.request::<Answers>(&loading(p, lines, true)),
         None => {
             write_lines(file, lines)?;
             Ok(Answers {
@@ -148,6 +144,17 @@ fn load(build: &mut Build, p: &Planned, lines: &[String], file: &Path) -> Result
         }
     }
 }
+/// The request that loads `p`'s batch of `lines` into a serve-mode child;
+/// `measure`: also count a pass's allocations and calibrate the clock.
+pub fn loading(p: &Planned, lines: &[String], measure: bool) -> Request {
+    Request::Load {
+        workload: p.workload.clone(),
+        variant: p.variant.clone(),
+        inputs: lines.to_vec(),
+        measure,
+    }
+}
+
 /// One build (`builds[0]`) faulted on a record's batch where the other did
 /// not: the input that does it, found and shrunk in fresh processes of
 /// that build (shrunk where `suite` knows the workload), in words, and

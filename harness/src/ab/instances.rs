@@ -22,12 +22,12 @@
 //! restart is dear; once the spreads are known, `slices.rs` shortens it
 //! to the length that buys the narrowest interval in the time.
 
-use super::answers::Batch;
+use super::answers::{Batch, loading};
 use super::build::Build;
 use super::pairs::{Budget, Measured, Pairing, Side, Stop};
 use super::plan::Planned;
 use super::{slices, stats};
-use crate::engine::serve::{Answers, Request};
+use crate::engine::serve::Answers;
 use crate::error::Error;
 use std::time::{Duration, Instant};
 
@@ -91,10 +91,18 @@ pub fn measure(
             break;
         }
         let started = Instant::now();
-        for build in [&mut *a, &mut *b] {
+        process += 1;
+        // The first pair of processes loaded A, then B; the next loads B
+        // first, and so on, so that neither build is always the one whose
+        // process started and filled its pages last before the slice.
+        let order = if process % 2 == 1 {
+            [&mut *b, &mut *a]
+        } else {
+            [&mut *a, &mut *b]
+        };
+        for build in order {
             build.restart(p, &batch.lines)?;
         }
-        process += 1;
         fresh = true;
         let restart = started.elapsed();
         restarting += restart;
@@ -123,11 +131,9 @@ impl Build {
             .child
             .as_mut()
             .ok_or_else(|| Error::failed(format!("{} did not start again", self.side.name)))?;
-        child.request::<Answers>(&Request::Load {
-            workload: p.workload.clone(),
-            variant: p.variant.clone(),
-            inputs: lines.to_vec(),
-        })?;
+        // Its answers and what it counted were taken when the batch was
+        // first loaded: the same batch in the same build.
+        child.request::<Answers>(&loading(p, lines, false))?;
         Ok(())
     }
 }

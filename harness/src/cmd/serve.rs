@@ -63,9 +63,12 @@ fn answer(suite: &Suite, request: Request, loaded: &mut Option<Loaded>) -> Resul
             workload,
             variant,
             inputs,
+            measure,
         } => {
             *loaded = None;
-            let batch = suite.find(&workload)?.load_text(&variant, &inputs)?;
+            let batch = suite
+                .find(&workload)?
+                .load_text(&variant, &inputs, measure)?;
             let text = json(&batch.answers);
             *loaded = Some(batch);
             text

@@ -53,6 +53,11 @@ pub enum Request {
         variant: String,
         /// Inputs in the workload's text format.
         inputs: Vec<String>,
+        /// Also count what one untimed pass allocates and calibrate the
+        /// clock (protocol 3): asked when the answers are compared, not
+        /// when a process is started again to load the same batch.
+        #[serde(default)]
+        measure: bool,
     },
     /// Run the loaded batch (or a window of it) `reps` times: [`Sample`].
     Sample {
@@ -202,9 +207,16 @@ pub struct Loaded {
 }
 
 /// Parses `lines`, builds `variant` (empty: the default), solves once and
-/// keeps inputs, solver and outputs for [`Request::Sample`]. A panic in
-/// the solver is a failed request, naming the workload and variant.
-pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Result<Loaded, Error> {
+/// keeps inputs, solver and outputs for [`Request::Sample`]; where
+/// `measure`, also counts a pass's allocations and calibrates the clock.
+/// A panic in the solver is a failed request, naming the workload and
+/// variant.
+pub fn load<W: Workload + ?Sized>(
+    w: &W,
+    variant: &str,
+    lines: &[String],
+    measure: bool,
+) -> Result<Loaded, Error> {
     let variant = if variant.is_empty() {
         w.default_variant()
     } else {
@@ -229,13 +241,18 @@ pub fn load<W: Workload + ?Sized>(w: &W, variant: &str, lines: &[String]) -> Res
     let outputs = out.iter().map(|o| w.format_output(o)).collect();
     // As `bench` counts it: the pass after the first, so what a variant
     // builds on first use does not count.
-    let allocations =
-        crate::engine::bench::allocated::counted(&mut *solver, (&inputs, &prepared), &mut out);
+    let (allocations, ghz) = if measure {
+        let counted =
+            crate::engine::bench::allocated::counted(&mut *solver, (&inputs, &prepared), &mut out);
+        (counted, crate::cycles::calibrate().ok())
+    } else {
+        (None, None)
+    };
     let answers = Answers {
         outputs,
         elements: elements.iter().sum::<u64>().max(1),
         allocations,
-        ghz: crate::cycles::calibrate().ok(),
+        ghz,
     };
     // A variant without a form of its own runs exactly its plain batch:
     // preparation adds nothing to what `ab` times.
