@@ -30,6 +30,24 @@ impl Solve<u32, u32> for Solver {
     }
 }
 
+/// The toy's inputs: half are small enough for the oracle, half are not.
+fn words(seed: u64, n: usize) -> Vec<u32> {
+    let mut x = seed;
+    (0..n)
+        .map(|i| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let word = (x >> 32) as u32;
+            if i % 2 == 0 {
+                word & 0xf_ffff
+            } else {
+                word | 1 << 31
+            }
+        })
+        .collect()
+}
+
 impl Workload for Popcount {
     type Input = u32;
     type Output = u32;
@@ -63,21 +81,7 @@ impl Workload for Popcount {
         vec!["all".into()]
     }
     fn generate(&self, _set: &Member, seed: u64, n: usize) -> Result<Vec<u32>, String> {
-        let mut x = seed;
-        // Half the inputs are small enough for the oracle, half are not.
-        Ok((0..n)
-            .map(|i| {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let word = (x >> 32) as u32;
-                if i % 2 == 0 {
-                    word & 0xf_ffff
-                } else {
-                    word | 1 << 31
-                }
-            })
-            .collect())
+        Ok(words(seed, n))
     }
     fn parse_input(&self, text: &str) -> Result<u32, String> {
         text.parse().map_err(|_| "not a number".into())
@@ -116,6 +120,36 @@ fn finds_and_minimises_the_planted_bug() {
     assert!(report.summary[0].starts_with("builtin: agreed with naive on"));
     assert!(!report.summary[0].contains("DISAGREES"));
     assert!(report.summary[1].contains("DISAGREES"));
+}
+
+/// The numbers of a summary line, in order: `buggy: agreed with naive on
+/// 10 inputs, with builtin on 9, disagreed on 3 — DISAGREES` gives 10, 9, 3.
+fn numbers(line: &str) -> Vec<u64> {
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect()
+}
+
+#[test]
+fn the_verdict_says_how_many_inputs_disagreed() {
+    let report = check::run(&Popcount { shrinks: true }, &OPTIONS).unwrap();
+    let (builtin, buggy) = (&report.summary[0], &report.summary[1]);
+    assert!(!builtin.contains("disagreed"), "{builtin}");
+    let [naive, stand_in, disagreed] = numbers(buggy)[..] else {
+        panic!("{buggy}")
+    };
+    assert_eq!(
+        buggy,
+        &format!(
+            "buggy: agreed with naive on {naive} inputs, with builtin on {stand_in}, \
+             disagreed on {disagreed} — DISAGREES"
+        )
+    );
+    // buggy is wrong exactly where bits 3 and 9 are both set.
+    let inputs = words(OPTIONS.seed, OPTIONS.cases);
+    let wrong = inputs.iter().filter(|&&x| x & 0x208 == 0x208).count();
+    assert_eq!(disagreed, wrong as u64, "{buggy}");
+    assert_eq!(naive + stand_in + disagreed, inputs.len() as u64, "{buggy}");
 }
 
 #[test]

@@ -306,6 +306,10 @@ fn check(fault: &str, words: &str, extra: &[&str]) {
         stdout.contains(&format!("what: {words}")),
         "{fault}: no {words:?} in {all}"
     );
+    assert!(
+        stdout.contains("bits: FAILED (1 crashed or hung) in "),
+        "{all}"
+    );
     for other in ["popcnt", "bytes"] {
         assert!(
             stdout.contains(&format!("{other}: agreed with loop on")),
@@ -608,9 +612,22 @@ fn a_wrong_answer_fails_every_command() {
     );
     assert!(stdout.contains("WRONG"), "{stdout}");
     // The main job: the check fails, and the bench, sweep and report still run.
-    exits_1_naming(
+    let (stdout, _) = exits_1_naming(
         &[],
         "check failed for: bits; wrong answer: bits/table on p:0.2",
+    );
+    // The verdict counts the inputs the variant got wrong, and the variants.
+    let table = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("table: agreed with loop on"))
+        .unwrap_or_else(|| panic!("no table line in {stdout}"));
+    assert!(
+        table.contains(", disagreed on ") && table.ends_with(" — DISAGREES"),
+        "{table}"
+    );
+    assert!(
+        stdout.contains("bits: FAILED (1 variant disagrees) in "),
+        "{stdout}"
     );
     assert!(scratch.join("report/index.html").is_file());
     exits_1_naming(

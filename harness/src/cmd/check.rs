@@ -59,7 +59,7 @@ pub fn all(
         outln!(
             "{}: {} in {:.1} s",
             w.name(),
-            if report.failed() { "FAILED" } else { "ok" },
+            verdict(&report),
             started.elapsed().as_secs_f64()
         );
         if report.failed() {
@@ -74,6 +74,25 @@ pub fn all(
             failed.join(", ")
         )))
     }
+}
+
+/// A workload's verdict: `ok`, or `FAILED` with how many variants
+/// disagreed and how many crashed or hung.
+fn verdict(report: &CheckReport) -> String {
+    if !report.failed() {
+        return "ok".to_owned();
+    }
+    let mut why = Vec::new();
+    match report.failures.len() {
+        0 => {}
+        1 => why.push("1 variant disagrees".to_owned()),
+        n => why.push(format!("{n} variants disagree")),
+    }
+    match report.faults.len() {
+        0 => {}
+        n => why.push(format!("{n} crashed or hung")),
+    }
+    format!("FAILED ({})", why.join(", "))
 }
 
 fn print_report(report: &CheckReport, program: &str) {

@@ -76,7 +76,7 @@ impl CheckOptions {
 pub struct CheckReport {
     /// Workload name.
     pub workload: String,
-    /// One line per variant: how many inputs it agreed on.
+    /// One line per variant: how many inputs it agreed and disagreed on.
     pub summary: Vec<String>,
     /// Notes such as which reference replaced a skipped oracle.
     pub notes: Vec<String>,
@@ -258,6 +258,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
             first.agreed
         );
         let mut skipped = first.skipped;
+        let mut disagreed = first.disagreed;
         let mut failure = first.failure.clone().map(|c| (c, 0));
         if let Some(StandIn {
             reference: r,
@@ -267,6 +268,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         {
             line += &format!(", with {} on {}", others[*r], second.agreed);
             skipped += second.skipped;
+            disagreed += second.disagreed;
             if failure.is_none() {
                 failure = second.failure.clone().map(|c| (c, r + 1));
             }
@@ -277,7 +279,7 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &CheckOptions) -> Result<CheckR
         if let Some((case, reference)) = failure {
             let failure = minimised(w, &pool, [reference, i + 1], case, &origins)?;
             report.failures.push(failure);
-            line += " — DISAGREES";
+            line += &format!(", disagreed on {disagreed} — DISAGREES");
         }
         report.summary.push(line);
     }

@@ -1,5 +1,6 @@
 //! Every variant against a reference, in parallel chunks of the inputs:
-//! how many inputs each agreed on and its first disagreement.
+//! how many inputs each agreed and disagreed on, and its first
+//! disagreement.
 
 use super::pool::{Pool, Solver};
 use crate::engine::verify;
@@ -39,10 +40,12 @@ impl<I> Case<I> {
     }
 }
 
-/// One variant's agreement count and first disagreement.
+/// One variant's agreement counts and first disagreement.
 pub struct Tally<I> {
     /// Inputs it agreed on.
     pub agreed: u64,
+    /// Inputs it disagreed on or panicked on.
+    pub disagreed: u64,
     /// Inputs its cost model skipped.
     pub skipped: u64,
     /// Its first disagreement.
@@ -53,6 +56,7 @@ impl<I> Tally<I> {
     fn new() -> Self {
         Tally {
             agreed: 0,
+            disagreed: 0,
             skipped: 0,
             failure: None,
         }
@@ -60,6 +64,7 @@ impl<I> Tally<I> {
 
     fn merge(&mut self, other: Tally<I>) {
         self.agreed += other.agreed;
+        self.disagreed += other.disagreed;
         self.skipped += other.skipped;
         if self.failure.is_none() {
             self.failure = other.failure;
@@ -68,8 +73,9 @@ impl<I> Tally<I> {
 }
 
 /// Compares every variant in `others` with `reference` (indices into the
-/// pool's sets) on `cases`, in parallel chunks, keeping each variant's
-/// first disagreement (a panic is one). A panicking reference ends the
+/// pool's sets) on `cases`, in parallel chunks, counting each variant's
+/// agreements and disagreements (a panic is one) and keeping its first
+/// disagreement. A panicking reference ends the
 /// check with an error naming the input. `pass` numbers the chunks' steps.
 pub fn compare<W: Workload + ?Sized>(
     w: &W,
@@ -141,19 +147,27 @@ fn compare_chunk<W: Workload + ?Sized>(
             let mut tally = Tally::new();
             tally.skipped = (chunk.len() - runnable.len()) as u64;
             let _running = step(k, reference_time);
+            let mut count = |i: usize, agrees: bool| {
+                if agrees {
+                    tally.agreed += 1;
+                } else {
+                    tally.disagreed += 1;
+                    tally.failure.get_or_insert_with(|| chunk[i].clone());
+                }
+            };
             match verify::solve(&mut *set[k], &batch) {
                 Ok(got) => {
                     for (j, &i) in runnable.iter().enumerate() {
-                        if w.same(&expected[i], &got[j]) {
-                            tally.agreed += 1;
-                        } else if tally.failure.is_none() {
-                            tally.failure = Some(chunk[i].clone());
-                        }
+                        count(i, w.same(&expected[i], &got[j]));
                     }
                 }
+                // The batch panicked: each input alone, so every panic and
+                // every wrong answer is counted.
                 Err(_) => {
-                    let (j, _) = first_panic(&mut *set[k], &batch);
-                    tally.failure = Some(chunk[runnable[j]].clone());
+                    for (j, &i) in runnable.iter().enumerate() {
+                        let alone = verify::solve(&mut *set[k], std::slice::from_ref(&batch[j]));
+                        count(i, alone.is_ok_and(|got| w.same(&expected[i], &got[0])));
+                    }
                 }
             }
             tally
