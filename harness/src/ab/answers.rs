@@ -144,6 +144,7 @@ fn load(build: &mut Build, p: &Planned, lines: &[String], file: &Path) -> Result
         }
     }
 }
+
 /// The request that loads `p`'s batch of `lines` into a serve-mode child;
 /// `measure`: also count a pass's allocations and calibrate the clock.
 pub fn loading(p: &Planned, lines: &[String], measure: bool) -> Request {
