@@ -2,10 +2,13 @@
 //! and github-action-benchmark's `customSmallerIsBetter` JSON.
 //!
 //! CSV keeps every record, errors, crashes, hangs and skips included (its
-//! `status` column says which). The two JSON formats can only carry
+//! `status` column says which), with the median's 95 % interval (`low`,
+//! `high`, empty where there were too few samples) and one column per
+//! input-set parameter, so a sweep can be plotted from the CSV alone. The two JSON formats can only carry
 //! measurements, so records without one are left out and counted in
 //! [`Export::omitted`] for the caller to report.
 
+use crate::interval::Interval;
 use crate::results::{Metric, Record, ResultsFile, Status};
 use serde_json::{Map, Value, json};
 
@@ -44,7 +47,8 @@ pub struct Export {
     pub omitted: usize,
 }
 
-/// The CSV columns, in order.
+/// The CSV columns every export has, in order; one column per parameter
+/// any record's input set names (`bytes`, `density`) follows them.
 pub const CSV_COLUMNS: &[&str] = &[
     "workload",
     "variant",
@@ -57,6 +61,8 @@ pub const CSV_COLUMNS: &[&str] = &[
     "mad",
     "min",
     "max",
+    "low",
+    "high",
     "samples",
     "elements_per_sample",
     "reason",
@@ -90,10 +96,19 @@ fn pretty(value: &Value) -> String {
 }
 
 fn csv(records: &[Record]) -> String {
-    let mut out = CSV_COLUMNS.join(",");
+    let params = parameter_names(records);
+    let mut header: Vec<String> = CSV_COLUMNS.iter().map(|c| (*c).to_owned()).collect();
+    header.extend(params.iter().map(|p| parameter_column(p)));
+    let mut out = header.join(",");
     out.push('\n');
     for r in records {
-        let fields = [
+        let interval = |f: fn(&Interval) -> f64| {
+            r.interval
+                .as_ref()
+                .map(f)
+                .map_or_else(String::new, |v| v.to_string())
+        };
+        let mut fields = vec![
             r.workload.clone(),
             r.variant.clone(),
             r.input_set.clone(),
@@ -105,16 +120,45 @@ fn csv(records: &[Record]) -> String {
             r.mad.to_string(),
             r.min.to_string(),
             r.max.to_string(),
+            interval(|i| i.low),
+            interval(|i| i.high),
             r.samples.to_string(),
             r.elements_per_sample.to_string(),
             r.reason.clone().unwrap_or_default(),
             r.source.clone().unwrap_or_default(),
         ];
+        fields.extend(params.iter().map(|name| {
+            r.parameters
+                .iter()
+                .find(|p| p.name == *name)
+                .map_or_else(String::new, |p| p.value.to_string())
+        }));
         let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&row.join(","));
         out.push('\n');
     }
     out
+}
+
+/// Every parameter name of `records`' input sets, in first-seen order.
+fn parameter_names(records: &[Record]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for p in records.iter().flat_map(|r| &r.parameters) {
+        if !names.contains(&p.name.as_str()) {
+            names.push(&p.name);
+        }
+    }
+    names
+}
+
+/// A parameter's column: its name, or `param_<name>` where the name is
+/// already a fixed column's (a parameter called `samples`).
+fn parameter_column(name: &str) -> String {
+    if CSV_COLUMNS.contains(&name) {
+        format!("param_{name}")
+    } else {
+        name.to_owned()
+    }
 }
 
 /// Quotes a field when it holds a comma, quote or line break (RFC 4180).
@@ -192,6 +236,7 @@ fn github_action_entry(r: &Record) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Parameter;
 
     fn sample() -> ResultsFile {
         let ok = Record {
@@ -275,7 +320,7 @@ mod tests {
         );
         assert_eq!(
             lines[4],
-            "components,slow,density:0.5,x86-64-v3,time,ns/board,hung,0,0,0,0,0,4096,did not finish in 10 s on 12345,"
+            "components,slow,density:0.5,x86-64-v3,time,ns/board,hung,0,0,0,0,,,0,4096,did not finish in 10 s on 12345,"
         );
         for format in [Format::Bmf, Format::GithubActionBenchmark] {
             let e = export(&file, format);
@@ -286,6 +331,40 @@ mod tests {
                 e.text
             );
         }
+    }
+
+    #[test]
+    fn csv_carries_the_interval_and_a_column_per_parameter() {
+        let mut file = sample();
+        file.records[1].reason = None;
+        file.records[0].interval = Some(Interval {
+            low: 12.25,
+            high: 12.75,
+        });
+        file.records[0].parameters = vec![
+            Parameter {
+                name: "density".into(),
+                value: 0.5,
+            },
+            Parameter {
+                name: "samples".into(),
+                value: 3.0,
+            },
+        ];
+        let text = export(&file, Format::Csv).text;
+        let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+        let col = |name: &str| rows[0].iter().position(|h| *h == name).unwrap();
+        assert_eq!(rows[0].len(), CSV_COLUMNS.len() + 2);
+        assert_eq!(
+            (rows[1][col("low")], rows[1][col("high")]),
+            ("12.25", "12.75")
+        );
+        assert_eq!(rows[1][col("density")], "0.5");
+        assert_eq!(rows[1][col("param_samples")], "3");
+        assert_eq!(rows[1][col("samples")], "9");
+        // A record without the interval or the parameters leaves them empty.
+        assert_eq!(rows[2].len(), rows[0].len(), "{}", text);
+        assert_eq!((rows[2][col("low")], rows[2][col("density")]), ("", ""));
     }
 
     #[test]
