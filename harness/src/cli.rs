@@ -12,6 +12,7 @@ use crate::cmd;
 use crate::dyn_workload::DynWorkload;
 use crate::entry::{Origin, Suite};
 use crate::error::Error;
+use crate::measuring_env::KeepEnv;
 use crate::out::StdoutClosed;
 use crate::words::Words;
 use clap::error::ErrorKind;
@@ -34,13 +35,8 @@ struct Cli {
     /// Seed of the main job's generated inputs.
     #[arg(long, default_value_t = 1, global = true, hide = true)]
     seed: u64,
-    /// Run the kernels with the caller's environment as it is. By default
-    /// the processes that measure get RUST_LIB_BACKTRACE=0, so error values
-    /// built with std::backtrace cost what they cost in production (panics
-    /// still print theirs as RUST_BACKTRACE says); results files record
-    /// what they ran with.
-    #[arg(long, global = true)]
-    keep_env: bool,
+    #[command(flatten)]
+    env: KeepEnv,
 }
 
 #[derive(Subcommand)]
@@ -125,6 +121,28 @@ enum Command {
     /// reproduces it; `--decode ARTIFACT` does that for a saved crash.
     /// `--init` writes a fuzz crate for a program's own workloads.
     Fuzz(cmd::fuzz::Args),
+}
+
+impl Command {
+    /// The `--keep-env` that holds for this command: its own, or one given
+    /// before it; a usage error for a command whose children run no kernel.
+    fn env(&self, before: KeepEnv) -> Result<KeepEnv, Error> {
+        let own = match self {
+            Command::Solve(a) => a.env,
+            Command::Check(a) => a.env,
+            Command::Bench(a) => a.env,
+            Command::Count(a) => a.env,
+            Command::Matrix(a) => a.env,
+            Command::Ab(a) => a.env,
+            _ if before.given() => {
+                return Err(Error::usage(
+                    "--keep-env: this command runs no kernel; it applies to the main job, solve, check, bench, count, matrix and ab",
+                ));
+            }
+            _ => KeepEnv::default(),
+        };
+        Ok(own.or(before))
+    }
 }
 
 /// Runs the command line over `workloads`, built as `origin` says; what
@@ -284,12 +302,11 @@ fn exit_code(e: &Error) -> u8 {
 /// Runs the command: each is `cmd::NAME::run`, which owns its arguments
 /// and their checks.
 fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
-    if cli.keep_env {
-        crate::measuring_env::keep();
-    }
     let Some(command) = cli.command else {
+        cli.env.apply();
         return cmd::main_job::run(suite, cli.seed, None);
     };
+    command.env(cli.env)?.apply();
     match command {
         Command::List(args) => cmd::list::run(suite, args),
         Command::Solve(args) => cmd::solve::run(suite, args),
@@ -419,5 +436,41 @@ mod tests {
         ] {
             assert!(inputs.contains(shown), "{inputs}");
         }
+    }
+
+    #[test]
+    fn keep_env_is_offered_only_where_children_run_kernels() {
+        let suite = Suite::new(builtin::WORKLOADS, crate::origin!()).unwrap();
+        let offers = |command: &str| {
+            help(&suite, "", &["bitbench", command, "--help"]).contains("--keep-env")
+        };
+        for command in ["solve", "check", "bench", "count", "matrix", "ab"] {
+            assert!(offers(command), "{command}");
+        }
+        for command in ["list", "inputs", "report", "compare", "export", "dispatch"] {
+            assert!(!offers(command), "{command}");
+            assert!(parse(&[command.into(), "--keep-env".into()]).is_err());
+        }
+        let parsed = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+            Cli::try_parse_from(std::iter::once("bitbench").chain(args.iter().map(String::as_str)))
+                .unwrap()
+        };
+        let before_report = parsed(&["--keep-env", "report", "x.json"]);
+        let command = before_report.command.unwrap();
+        let err = command.env(before_report.env).unwrap_err();
+        assert_eq!(exit_code(&err), 2);
+        let before_bench = parsed(&["--keep-env", "bench"]);
+        let command = before_bench.command.unwrap();
+        assert!(command.env(before_bench.env).unwrap().given());
+        let bench = parsed(&["bench", "--keep-env"]);
+        assert!(
+            bench
+                .command
+                .unwrap()
+                .env(KeepEnv::default())
+                .unwrap()
+                .given()
+        );
     }
 }

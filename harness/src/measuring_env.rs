@@ -31,9 +31,39 @@ const KEEP_ENV: &str = "BITBENCH_KEEP_ENV";
 /// Whether `--keep-env` was given to this process.
 static KEEP: AtomicBool = AtomicBool::new(false);
 
-/// `--keep-env`: the children run with the caller's environment as it is.
-pub(crate) fn keep() {
-    KEEP.store(true, Ordering::Relaxed);
+/// `--keep-env`, offered by the commands whose children run kernels
+/// (the main job, `solve`, `check`, `bench`, `count`, `matrix`, `ab`) and
+/// only there: elsewhere it could change nothing.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct KeepEnv {
+    /// Run the kernels with the caller's environment as it is. By default
+    /// the processes that measure get RUST_LIB_BACKTRACE=0, so error values
+    /// built with std::backtrace cost what they cost in production (panics
+    /// still print theirs as RUST_BACKTRACE says); results files record
+    /// what they ran with.
+    #[arg(long)]
+    keep_env: bool,
+}
+
+impl KeepEnv {
+    /// Whether the flag was given.
+    pub(crate) fn given(self) -> bool {
+        self.keep_env
+    }
+
+    /// Given here or in `other`.
+    pub(crate) fn or(self, other: KeepEnv) -> KeepEnv {
+        KeepEnv {
+            keep_env: self.keep_env || other.keep_env,
+        }
+    }
+
+    /// Makes the flag hold for every child this process starts.
+    pub(crate) fn apply(self) {
+        if self.keep_env {
+            KEEP.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Whether the children keep the caller's environment.

@@ -72,6 +72,8 @@ pub struct Args {
     machine: MachineArg,
     #[command(flatten)]
     features: FeaturesArg,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 const AFTER_HELP: &str = "\

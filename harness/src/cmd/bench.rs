@@ -51,6 +51,8 @@ pub struct Args {
     core: Option<usize>,
     #[command(flatten)]
     machine: MachineArg,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 /// Checks the arguments before any measuring, then [`measure`]s and

@@ -24,6 +24,8 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     timeout: TimeoutArg,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 /// Checks the workloads named; `Err` with exit code 1 on any disagreement.

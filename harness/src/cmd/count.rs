@@ -62,6 +62,8 @@ pub struct Args {
     /// Internal: run one case inside valgrind (what gungraun executes).
     #[arg(long, num_args = 3, value_names = ["WORKLOAD", "VARIANT", "SET"], hide = true)]
     run_case: Vec<String>,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 /// Runs `bitbench count`: verifies natively, counts what it can and

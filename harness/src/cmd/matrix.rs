@@ -45,6 +45,8 @@ pub struct Args {
     out: Option<PathBuf>,
     #[command(flatten)]
     machine: MachineArg,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 /// Runs `bitbench matrix`.

@@ -33,6 +33,8 @@ pub struct Args {
     force: bool,
     #[command(flatten)]
     timeout: TimeoutArg,
+    #[command(flatten)]
+    pub(crate) env: crate::measuring_env::KeepEnv,
 }
 
 /// Prints one answer a line; the variant runs in a watched child, so a
