@@ -131,7 +131,11 @@ impl Command {
             Command::Solve(a) => a.env,
             Command::Check(a) => a.env,
             Command::Bench(a) => a.env,
+            #[cfg(feature = "count")]
             Command::Count(a) => a.env,
+            // Without the feature, `count` says which one to add, whatever follows it.
+            #[cfg(not(feature = "count"))]
+            Command::Count(_) => KeepEnv::default(),
             Command::Matrix(a) => a.env,
             Command::Ab(a) => a.env,
             _ if before.given() => {
@@ -444,7 +448,11 @@ mod tests {
         let offers = |command: &str| {
             help(&suite, "", &["bitbench", command, "--help"]).contains("--keep-env")
         };
-        for command in ["solve", "check", "bench", "count", "matrix", "ab"] {
+        let counts = cfg!(feature = "count").then_some("count");
+        for command in ["solve", "check", "bench", "matrix", "ab"]
+            .into_iter()
+            .chain(counts)
+        {
             assert!(offers(command), "{command}");
         }
         for command in ["list", "inputs", "report", "compare", "export", "dispatch"] {

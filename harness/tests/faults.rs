@@ -189,6 +189,7 @@ impl Workload for Hex {
         let planted = match variant { "table" => false, "planted" => true, _ => return None };
         Some(Box::new(move |b: &Vec<u8>| hex(b, planted)))
     }
+    fn elements(&self, input: &Vec<u8>, _: &String) -> u64 { input.len() as u64 }
     fn input_sets(&self) -> Vec<InputSet> {
         vec![InputSet::new("size:N", "N random bytes").parameters(&["bytes"])]
     }
@@ -773,4 +774,31 @@ fn a_wrong_answer_on_a_megabyte_input_stays_a_few_kb() {
         }
     }
     std::fs::remove_dir_all(&scratch).ok();
+}
+
+/// A set of empty buffers (`size:0`) holds no element: `bench` measures it
+/// (a call's cost is a fair question) but warns, once for the set, that
+/// its time and throughput per byte mean nothing.
+#[test]
+fn an_input_set_of_empty_buffers_is_measured_with_a_warning() {
+    let (faulty, _) = binaries();
+    let big = faulty.with_file_name(format!("big{}", std::env::consts::EXE_SUFFIX));
+    let scratch = scratch("empty-buffers");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let results = scratch.join("bench.json");
+    let out = Command::new(&big)
+        .args([
+            "bench", "--quick", "--inputs", "size:0", "--inputs", "size:64",
+        ])
+        .args(["--out", results.to_str().unwrap()])
+        .current_dir(&scratch)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let warning = "warning: hex: input set 'size:0' holds no bytes (every input is empty), \
+                   so its time and throughput per byte mean nothing";
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    assert!(!stderr.contains("'size:64' holds no"), "{stderr}");
+    assert!(results.exists());
 }

@@ -98,6 +98,14 @@ pub fn run<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Vec<Re
         mut pending,
         mut solvers,
     } = verified;
+    for set in zero_sized(&pending) {
+        eprintln!(
+            "warning: {}: input set '{set}' holds no {} (every input is empty), so its time and throughput per {} mean nothing",
+            w.name(),
+            w.unit(),
+            w.unit_singular()
+        );
+    }
     let core = options
         .core
         .or_else(|| crate::cores::least_busy(crate::cores::LOOK));
@@ -150,6 +158,25 @@ fn inputs<W: Workload + ?Sized>(w: &W, options: &BenchOptions) -> Result<Sets<W:
         inputs_by_set.push((set, inputs));
     }
     Ok(inputs_by_set)
+}
+
+/// The input sets, in order, on which every variant's inputs hold no
+/// element (`--inputs size:0`): their time per element is the time of a
+/// call, their throughput zero.
+fn zero_sized<W: Workload + ?Sized>(pending: &[Pending<'_, W>]) -> Vec<String> {
+    let mut sets: Vec<String> = Vec::new();
+    for p in pending {
+        let set = &p.record.input_set;
+        if !sets.contains(set)
+            && pending
+                .iter()
+                .filter(|q| q.record.input_set == *set)
+                .all(|q| q.each.iter().sum::<u64>() == 0)
+        {
+            sets.push(set.clone());
+        }
+    }
+    sets
 }
 
 /// Measures every pending (set, variant) once a round: rounds apart in
