@@ -317,7 +317,7 @@ fn run(cli: Cli, suite: &Suite) -> Result<(), Error> {
         Command::Inputs(args) => cmd::inputs::run(suite, args),
         Command::Check(args) => cmd::check::run(suite, args),
         Command::Bench(args) => cmd::bench::run(suite, args),
-        Command::Report(args) => cmd::report::run(suite, args),
+        Command::Report(args) => cmd::report::run(args),
         Command::Count(args) => cmd::count::run(suite, args),
         Command::Matrix(args) => cmd::matrix::run(suite, args),
         Command::Compare(args) => cmd::compare::run(args),

@@ -69,7 +69,7 @@ pub fn run(suite: &Suite, seed: u64, out: Option<&Path>) -> Result<(), Error> {
     let found = crate::verdict::summary(&results.records)
         .map(|found| format!("{found} (the results file records them)"));
     let sources = [reports::Source::new(label(&path), &path, results)];
-    let report = super::report::render(suite, &sources, Path::new(super::report::DEFAULT_DIR))?;
+    let report = super::report::render(&sources, Path::new(super::report::DEFAULT_DIR))?;
     outln!("\nsummary (quick run; `{program} bench` measures longer):");
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());

@@ -5,7 +5,6 @@
 //! output directory, and says what it left out. With `--flamegraphs`, each
 //! counted record that kept its callgrind profile gets a flame graph too.
 
-use crate::entry::Suite;
 use crate::error::Error;
 use crate::{out, outln};
 use reports::disturbance::Purpose;
@@ -38,12 +37,12 @@ pub struct Args {
 /// Renders the results files into the output directory, with a flame
 /// graph per counted record that kept its profile when asked; prints what
 /// was skipped and where the page is.
-pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
+pub fn run(args: Args) -> Result<(), Error> {
     if args.results.is_empty() {
         return Err(Error::usage("report: give at least one results file"));
     }
     let sources = Source::load(&args.results)?;
-    let report = draw(suite, &sources, &args.out, args.flamegraphs, Purpose::Gate)?;
+    let report = draw(&sources, &args.out, args.flamegraphs, Purpose::Gate)?;
     out!("{}", reports::summary(&sources));
     outln!("report: {}", report.index.display());
     Ok(())
@@ -53,14 +52,13 @@ pub fn run(suite: &Suite, args: Args) -> Result<(), Error> {
 /// and prints the skipped lines; the caller prints the summary. The
 /// results are a quick run's, so the pages mark the records that may not
 /// hold as a ranking of variants (see [`Purpose`]).
-pub fn render(suite: &Suite, sources: &[Source], out: &Path) -> Result<Report, Error> {
-    draw(suite, sources, out, false, Purpose::Ranking)
+pub fn render(sources: &[Source], out: &Path) -> Result<Report, Error> {
+    draw(sources, out, false, Purpose::Ranking)
 }
 
 /// [`render`], drawing flame graphs too when `flamegraphs`, marking the
 /// records that may not hold for `purpose`.
 fn draw(
-    suite: &Suite,
     sources: &[Source],
     out: &Path,
     flamegraphs: bool,
@@ -74,11 +72,7 @@ fn draw(
     }
     let options = ReportOptions {
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        expected_workloads: suite
-            .workloads()
-            .iter()
-            .map(|w| w.name().to_owned())
-            .collect(),
+        expected_workloads: Vec::new(),
         flamegraphs: flamegraphs.then(|| FLAME_ROOT.to_owned()),
     };
     let report = reports::render_for(sources, out, &options, purpose)

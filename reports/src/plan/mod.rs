@@ -233,9 +233,8 @@ pub(crate) fn missing(r: &Record) -> Bar {
 pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<PlannedChart> {
     let w = &view.title;
     let mut charts = Vec::new();
-    if view.metric(Metric::Time).next().is_none() {
-        notes.push(format!("{w}: no timings (metric `time`) in the results; throughput, time and speedup charts skipped"));
-    } else {
+    // A missing metric is said once for the report (`report/absent.rs`).
+    if view.metric(Metric::Time).next().is_some() {
         let sets = view.headline_sets(Metric::Time, None);
         if !sets.is_empty() {
             charts.extend(time::charts(view, &sets, notes));
@@ -247,9 +246,6 @@ pub(crate) fn plan(view: &WorkloadView<'_>, notes: &mut Vec<String>) -> Vec<Plan
         }
     }
     let quantities = quantities(view);
-    if !quantities.iter().any(|q| q.metric == Metric::Instructions) {
-        notes.push(format!("{w}: no instruction counts (metric `instructions`) in the results; instructions chart skipped"));
-    }
     for q in &quantities {
         let sets = view.headline_sets(q.metric, q.unit.as_deref());
         if !sets.is_empty() {

@@ -10,6 +10,7 @@
 //! doubtful records the pages show (`summary`, `doubts`), instructions per cycle (`ipc`), the flame graphs
 //! (`flamegraphs`) and the two pages (`page`).
 
+mod absent;
 mod doubts;
 mod error;
 mod flamegraphs;
@@ -66,6 +67,7 @@ pub fn render_for(
     if views.is_empty() {
         skipped.push("the results hold no records; no charts".to_owned());
     }
+    skipped.extend(absent::absent(&views));
     let charts = draw_charts(sources, &views, out, &mut skipped)?;
     let flamegraphs = match &options.flamegraphs {
         Some(root) => flamegraphs::draw(sources, out, root, &mut skipped)?,
