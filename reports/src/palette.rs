@@ -3,29 +3,34 @@
 //!
 //! A variant's colour is its position in the workload's variant order
 //! (oracle first), so the same variant has the same colour in every chart
-//! of a report.
+//! of a report. Lines are thin on a white background, so every colour must
+//! read on white (3:1, WCAG's bar for graphics) and stay apart from every
+//! other under the common colour-vision deficiencies; the tests check both.
 
 use plotters::style::RGBColor;
 
-/// Okabe–Ito (black first, for the oracle), then Paul Tol's "muted" colours
-/// for workloads with more than eight variants.
-const QUALITATIVE: [RGBColor; 13] = [
+/// Black first (the oracle's fixed colour), then colours chosen by a
+/// greedy search over Okabe–Ito and Paul Tol colours (darkened until they
+/// reach 3:1) and an HSV grid: each has at least 3:1 contrast on white, and
+/// every pair is at least 10 apart in CIEDE2000 with normal vision and
+/// under simulated protanopia, deuteranopia and tritanopia (Machado,
+/// Oliveira & Fernandes 2009, severity 1). Eleven is as many as the search
+/// found; marker shapes and dashes keep lines apart once colours cycle.
+const QUALITATIVE: [RGBColor; 11] = [
     RGBColor(0x00, 0x00, 0x00),
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xF0, 0xE4, 0x42),
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0x33, 0x22, 0x88),
+    RGBColor(0x33, 0x99, 0x00),
+    RGBColor(0xFF, 0x40, 0xBF),
+    RGBColor(0xBB, 0x55, 0x66),
     RGBColor(0x88, 0x22, 0x55),
-    RGBColor(0x44, 0xAA, 0x99),
-    RGBColor(0x99, 0x99, 0x33),
-    RGBColor(0xCC, 0x66, 0x77),
+    RGBColor(0x99, 0x44, 0x99),
+    RGBColor(0x00, 0x99, 0xE6),
+    RGBColor(0x93, 0x93, 0x93),
+    RGBColor(0xBF, 0x80, 0x60),
+    RGBColor(0x11, 0x77, 0x33),
+    RGBColor(0x33, 0x22, 0x88),
 ];
 
-/// The colour of the `index`-th variant; cycles after thirteen.
+/// The colour of the `index`-th variant; cycles after eleven.
 pub(crate) fn variant(index: usize) -> RGBColor {
     QUALITATIVE[index % QUALITATIVE.len()]
 }
@@ -106,5 +111,145 @@ mod tests {
             assert!(all[i + 1..].iter().all(|b| b != a), "{i}");
         }
         assert_eq!(variant(QUALITATIVE.len()), variant(0));
+    }
+
+    fn linear(c: u8) -> f64 {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    }
+
+    fn contrast_on_white(c: RGBColor) -> f64 {
+        let [r, g, b] = [c.0, c.1, c.2].map(linear);
+        1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
+    }
+
+    type Matrix = [[f64; 3]; 3];
+
+    const NORMAL: Matrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    /// Machado, Oliveira & Fernandes (2009), severity 1.0.
+    const PROTAN: Matrix = [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ];
+    const DEUTAN: Matrix = [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ];
+    const TRITAN: Matrix = [
+        [1.255528, -0.076749, -0.178779],
+        [-0.078411, 0.930809, 0.147602],
+        [0.004733, 0.691367, 0.303900],
+    ];
+    const SRGB_TO_XYZ: Matrix = [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ];
+
+    fn apply(m: &Matrix, v: [f64; 3]) -> [f64; 3] {
+        m.map(|row| row[0] * v[0] + row[1] * v[1] + row[2] * v[2])
+    }
+
+    /// CIELAB (D65) of `c` as seen through `vision`, in linear RGB.
+    fn lab(c: RGBColor, vision: &Matrix) -> [f64; 3] {
+        let rgb = apply(vision, [c.0, c.1, c.2].map(linear)).map(|v| v.clamp(0.0, 1.0));
+        let [x, y, z] = apply(&SRGB_TO_XYZ, rgb);
+        let f = |t: f64| {
+            if t > 216.0 / 24389.0 {
+                t.cbrt()
+            } else {
+                (24389.0 / 27.0 * t + 16.0) / 116.0
+            }
+        };
+        let (fx, fy, fz) = (f(x / 0.95047), f(y), f(z / 1.08883));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+
+    /// CIEDE2000 (Sharma, Wu & Dalal 2005).
+    fn delta_e(p: [f64; 3], q: [f64; 3]) -> f64 {
+        let ([l1, a1, b1], [l2, a2, b2]) = (p, q);
+        let c_mean = (a1.hypot(b1) + a2.hypot(b2)) / 2.0;
+        let g = 0.5 * (1.0 - (c_mean.powi(7) / (c_mean.powi(7) + 25f64.powi(7))).sqrt());
+        let (a1, a2) = ((1.0 + g) * a1, (1.0 + g) * a2);
+        let (c1, c2) = (a1.hypot(b1), a2.hypot(b2));
+        let hue = |b: f64, a: f64| {
+            if a == 0.0 && b == 0.0 {
+                0.0
+            } else {
+                b.atan2(a).to_degrees().rem_euclid(360.0)
+            }
+        };
+        let (h1, h2) = (hue(b1, a1), hue(b2, a2));
+        let zero = c1 * c2 == 0.0;
+        let mut dh = h2 - h1;
+        if dh > 180.0 {
+            dh -= 360.0;
+        } else if dh < -180.0 {
+            dh += 360.0;
+        }
+        let dh = if zero { 0.0 } else { dh };
+        let big_dh = 2.0 * (c1 * c2).sqrt() * (dh / 2.0).to_radians().sin();
+        let h_mean = if zero {
+            h1 + h2
+        } else if (h1 - h2).abs() <= 180.0 {
+            (h1 + h2) / 2.0
+        } else if h1 + h2 < 360.0 {
+            (h1 + h2 + 360.0) / 2.0
+        } else {
+            (h1 + h2 - 360.0) / 2.0
+        };
+        let cos = |deg: f64| deg.to_radians().cos();
+        let t = 1.0 - 0.17 * cos(h_mean - 30.0)
+            + 0.24 * cos(2.0 * h_mean)
+            + 0.32 * cos(3.0 * h_mean + 6.0)
+            - 0.20 * cos(4.0 * h_mean - 63.0);
+        let (l_mean, c_mean) = ((l1 + l2) / 2.0, (c1 + c2) / 2.0);
+        let theta = 30.0 * (-((h_mean - 275.0) / 25.0).powi(2)).exp();
+        let rc = 2.0 * (c_mean.powi(7) / (c_mean.powi(7) + 25f64.powi(7))).sqrt();
+        let sl = 1.0 + 0.015 * (l_mean - 50.0).powi(2) / (20.0 + (l_mean - 50.0).powi(2)).sqrt();
+        let sc = 1.0 + 0.045 * c_mean;
+        let sh = 1.0 + 0.015 * c_mean * t;
+        let rt = -(2.0 * theta).to_radians().sin() * rc;
+        let (dl, dc, dhh) = ((l2 - l1) / sl, (c2 - c1) / sc, big_dh / sh);
+        (dl * dl + dc * dc + dhh * dhh + rt * dc * dhh).sqrt()
+    }
+
+    #[test]
+    fn ciede2000_matches_sharma_pair() {
+        let d = delta_e([50.0, 2.6772, -79.7751], [50.0, 0.0, -82.7485]);
+        assert!((d - 2.0425).abs() < 1e-4, "{d}");
+        let d = delta_e([50.0, 2.5, 0.0], [73.0, 25.0, -18.0]);
+        assert!((d - 27.1492).abs() < 1e-4, "{d}");
+    }
+
+    #[test]
+    fn variant_colours_read_on_white() {
+        for c in QUALITATIVE {
+            assert!(contrast_on_white(c) >= 3.0, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn variant_colours_stay_apart_under_colour_blindness() {
+        let visions = [
+            ("normal", NORMAL),
+            ("protan", PROTAN),
+            ("deutan", DEUTAN),
+            ("tritan", TRITAN),
+        ];
+        for (name, m) in &visions {
+            for (i, &a) in QUALITATIVE.iter().enumerate() {
+                for &b in &QUALITATIVE[i + 1..] {
+                    let d = delta_e(lab(a, m), lab(b, m));
+                    assert!(d >= 10.0, "{name}: {a:?} {b:?} {d}");
+                }
+            }
+        }
     }
 }
