@@ -314,15 +314,18 @@ fn chromium() -> Option<&'static str> {
         .find(|p| Path::new(p).exists())
 }
 
-/// Loads `page` in headless Chromium with a script that reports, after the
-/// load event, how many images loaded; returns that line.
+/// Loads `page` in headless Chromium, 1,280 px wide, with a script that
+/// reports, after the load event, how many images loaded and which ones
+/// reach past the page's right edge; returns that line.
 fn image_check(chromium: &str, page: &Path) -> String {
     let html = std::fs::read_to_string(page).unwrap();
     let script = "<script>window.addEventListener('load', () => { \
         const imgs = [...document.images]; \
         const bad = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src')); \
         const p = document.createElement('pre'); p.id = 'image-check'; \
-        p.textContent = 'loaded ' + (imgs.length - bad.length) + ' of ' + imgs.length + (bad.length ? ' missing ' + bad.join(' ') : ''); \
+        const page = document.documentElement.clientWidth; \
+        const wide = imgs.filter(i => i.getBoundingClientRect().right > page + 0.5).map(i => i.getAttribute('src')); \
+        p.textContent = 'loaded ' + (imgs.length - bad.length) + ' of ' + imgs.length + (bad.length ? ' missing ' + bad.join(' ') : '') + (wide.length ? ' wider than the page ' + wide.join(' ') : ''); \
         document.body.appendChild(p); });</script>\n</body>";
     let probe = page.with_file_name("image-check.html");
     std::fs::write(&probe, html.replace("</body>", script)).unwrap();
@@ -332,6 +335,7 @@ fn image_check(chromium: &str, page: &Path) -> String {
             "--no-sandbox",
             "--disable-gpu",
             "--disable-dev-shm-usage",
+            "--window-size=1280,900",
             "--virtual-time-budget=20000",
             "--dump-dom",
         ])
@@ -389,5 +393,21 @@ fn chromium_loads_every_image_of_index_html() {
     assert_eq!(
         image_check(chromium, &broken),
         "loaded 0 of 1 missing no-such-chart.svg"
+    );
+    // And one drawn wider than the page.
+    let chart = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.ends_with(".svg"))
+        .unwrap();
+    let wide = out.join("wide.html");
+    std::fs::write(
+        &wide,
+        format!("<html><body><img src=\"{chart}\" style=\"width:2000px\"></body></html>"),
+    )
+    .unwrap();
+    assert_eq!(
+        image_check(chromium, &wide),
+        format!("loaded 1 of 1 wider than the page {chart}")
     );
 }
