@@ -1,6 +1,6 @@
 //! Line charts of a measurement against a swept parameter (a density, a
-//! buffer size): one line per series, colour by variant, marker shape by series
-//! group, legend beside the plot. A measured figure carries its 95 %
+//! buffer size): one line per series, colour and marker shape by variant, dash by
+//! series group, legend beside the plot. A measured figure carries its 95 %
 //! interval as a translucent band (as trend charts do), so two lines
 //! closer than their noise read as such.
 
@@ -21,7 +21,10 @@ pub(crate) type LinePoint = (f64, f64, Option<(f64, f64)>);
 pub(crate) struct Series {
     pub label: String,
     pub color: RGBColor,
+    /// The shape of its markers (by variant).
     pub marker: usize,
+    /// Its dash style (by group; see [`Canvas::dashed`]).
+    pub dash: usize,
     pub points: Vec<LinePoint>,
 }
 
@@ -80,6 +83,7 @@ impl LineChart {
                 text: s.label.clone(),
                 color: s.color,
                 marker: Some(s.marker),
+                dash: s.dash,
             })
             .collect()
     }
@@ -141,7 +145,7 @@ impl Figure for LineChart {
                 .iter()
                 .map(|&(x, y, _)| (xs.px(x), ys.px(y)))
                 .collect();
-            c.line(pts.clone(), s.color, 2)?;
+            c.dashed(pts.clone(), s.color, 2, s.dash)?;
             for p in pts {
                 c.marker(s.marker, p, s.color)?;
             }

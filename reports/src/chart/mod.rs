@@ -17,6 +17,7 @@ use crate::font::FAMILY;
 use crate::palette::{GRID, INK};
 use crate::scale::{Scale, compact};
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
@@ -163,6 +164,26 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
             .map_err(|e| e.to_string())
     }
 
+    /// A polyline in the given dash style (0 solid, 1 dashed, 2 dotted,
+    /// 3 long-dashed; cycling), so lines of different groups that share a
+    /// colour and marker stay distinguishable.
+    pub fn dashed(&self, points: Vec<(i32, i32)>, color: RGBColor, width: u32, dash: usize) -> Res {
+        let (size, gap) = match dash % 4 {
+            0 => return self.line(points, color, width),
+            1 => (9, 5),
+            2 => (2, 4),
+            _ => (18, 6),
+        };
+        self.area
+            .draw(&DashedPathElement::new(
+                points,
+                size,
+                gap,
+                color.stroke_width(width),
+            ))
+            .map_err(|e| e.to_string())
+    }
+
     /// A series marker of the given shape (0 circle, 1 square, 2 triangle,
     /// 3 diamond, 4 cross; cycling), so series that share a colour stay
     /// distinguishable.
@@ -273,6 +294,8 @@ pub(crate) struct LegendItem {
     pub color: RGBColor,
     /// `None` for a filled swatch, `Some(shape)` for a line with a marker.
     pub marker: Option<usize>,
+    /// The dash style of the line drawn with a marker (see [`Canvas::dashed`]).
+    pub dash: usize,
 }
 
 /// Legend line height in pixels.
@@ -300,7 +323,7 @@ pub(crate) fn legend<DB: DrawingBackend>(
                 c.frame((x, cy - 7), (x + 26, cy + 7), INK)?;
             }
             Some(shape) => {
-                c.line(vec![(x, cy), (x + 28, cy)], item.color, 2)?;
+                c.dashed(vec![(x, cy), (x + 28, cy)], item.color, 2, item.dash)?;
                 c.marker(shape, (x + 14, cy), item.color)?;
             }
         }

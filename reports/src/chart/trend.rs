@@ -69,6 +69,7 @@ impl TrendChart {
                 text: l.label.clone(),
                 color: l.color,
                 marker: Some(l.marker),
+                dash: 0,
             })
             .collect()
     }

@@ -90,6 +90,7 @@ pub(crate) fn decision_map(workload: &str, sources: &[Source]) -> Option<Planned
                     text: (*w).to_owned(),
                     color: palette::variant(index(w)),
                     marker: None,
+                    dash: 0,
                 })
                 .collect(),
         }),

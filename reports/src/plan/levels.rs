@@ -183,6 +183,7 @@ fn group_legend(view: &WorkloadView<'_>, groups: &[usize]) -> Vec<LegendItem> {
             text: naming.label(g),
             color: palette::level(i, groups.len()),
             marker: None,
+            dash: 0,
         })
         .collect()
 }

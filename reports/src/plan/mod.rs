@@ -382,6 +382,7 @@ pub(crate) fn variant_legend(view: &WorkloadView<'_>, v: &str) -> LegendItem {
         },
         color: palette::variant(view.variant_index(v)),
         marker: None,
+        dash: 0,
     }
 }
 

@@ -53,7 +53,7 @@ fn lines(
     let groups = view.groups_with(on);
     let naming = view.naming(&groups);
     let mut series = Vec::new();
-    for (marker, &g) in groups.iter().enumerate() {
+    for (dash, &g) in groups.iter().enumerate() {
         for (vi, v) in view.variants.iter().enumerate() {
             let mut points: Vec<_> = view
                 .entries
@@ -71,7 +71,8 @@ fn lines(
             series.push(Series {
                 label: label(&naming, v, g),
                 color: palette::variant(vi),
-                marker,
+                marker: vi,
+                dash,
                 points,
             });
         }
