@@ -27,7 +27,7 @@ mod sealed {
     use crate::error::Error;
     use crate::sets::{self, InputSet};
     use crate::workload::{VariantInfo, Workload};
-    use reports::{Parameter, Record};
+    use reports::Record;
 
     /// What the commands ask of a workload, in text and records.
     pub trait Engine: Send + Sync {
@@ -287,13 +287,7 @@ mod sealed {
                 .iter_mut()
                 .filter(|r| r.workload == Workload::name(self))
             {
-                r.parameters = sets::parameters(&families, &r.input_set)
-                    .into_iter()
-                    .map(|(name, value)| Parameter {
-                        name: name.to_owned(),
-                        value,
-                    })
-                    .collect();
+                r.parameters = sets::parameters(&families, &r.input_set);
                 r.oracle.clone_from(&oracle);
                 let name = Workload::name(self);
                 r.dispatcher = crate::dispatch::is_dispatching(name, &r.variant);

@@ -37,6 +37,7 @@ pub use allocations::CountingAlloc;
 pub use dyn_workload::DynWorkload;
 pub use entry::{Origin, Suite, SuiteError};
 pub use error::Error;
+pub use reports::Meaning;
 pub use sets::{InputSet, Member};
 pub use shrink::Shrink;
 pub use workload::{Prepared, Solve, VariantInfo, Workload, prepared};

@@ -5,6 +5,7 @@
 //! for `generate`, the parameters of every record, the help texts. Every
 //! command expands names here, so a set named twice is measured once.
 
+use reports::{Meaning, Parameter};
 use std::fmt;
 use std::str::FromStr;
 
@@ -37,6 +38,7 @@ pub struct InputSet {
     pattern: &'static str,
     description: &'static str,
     parameters: Vec<&'static str>,
+    meanings: Vec<Meaning>,
     text: bool,
     sweeps: Vec<Sweep>,
 }
@@ -57,6 +59,7 @@ impl InputSet {
             pattern,
             description,
             parameters: Vec::new(),
+            meanings: Vec::new(),
             text: false,
             sweeps: Vec::new(),
         }
@@ -79,6 +82,26 @@ impl InputSet {
     /// none and the sets are drawn as bars.
     pub fn parameters(mut self, names: &[&'static str]) -> InputSet {
         self.parameters = names.to_vec();
+        self
+    }
+
+    /// What each parameter is, in the order of [`parameters`](Self::parameters),
+    /// where its name does not say: a parameter `len` holding a buffer's
+    /// length is [`Meaning::Bytes`], and its chart's axis ticks `8 B`, `64 B`
+    /// … `1 MiB`. Without this the report infers it from the name
+    /// (`bytes`, `size` are bytes; `density` a fraction; `depth`, `rank`
+    /// depths; `n`, `elements` counts).
+    ///
+    /// ```
+    /// use bitbench::{InputSet, Meaning};
+    ///
+    /// let set = InputSet::new("len:N", "N random bytes")
+    ///     .parameters(&["len"])
+    ///     .meanings(&[Meaning::Bytes]);
+    /// # let _ = set;
+    /// ```
+    pub fn meanings(mut self, meanings: &[Meaning]) -> InputSet {
+        self.meanings = meanings.to_vec();
         self
     }
 
@@ -317,8 +340,9 @@ pub(crate) fn expand(
     Ok(members)
 }
 
-/// The parameters a record of set `name` carries, in the declared order.
-pub(crate) fn parameters(sets: &[InputSet], name: &str) -> Vec<(&'static str, f64)> {
+/// The parameters a record of set `name` carries, in the declared order,
+/// each with its declared meaning.
+pub(crate) fn parameters(sets: &[InputSet], name: &str) -> Vec<Parameter> {
     let Some((set, member)) = sets
         .iter()
         .filter(|s| !s.text)
@@ -326,7 +350,13 @@ pub(crate) fn parameters(sets: &[InputSet], name: &str) -> Vec<(&'static str, f6
     else {
         return Vec::new();
     };
-    let value = |(i, p): (usize, &&'static str)| Some((*p, member.get(i).ok()?));
+    let value = |(i, p): (usize, &&'static str)| {
+        Some(Parameter {
+            name: (*p).to_owned(),
+            value: member.get(i).ok()?,
+            meaning: set.meanings.get(i).copied(),
+        })
+    };
     set.parameters
         .iter()
         .enumerate()
@@ -353,6 +383,7 @@ mod tests {
                 .sweep("density-sweep", (1..=3).map(|i| f64::from(i) / 4.0)),
             InputSet::new("rank:R depth:D", "boards of rank R at depth D")
                 .parameters(&["rank", "depth"])
+                .meanings(&[Meaning::Count, Meaning::Depth])
                 .grid("rank-depth", (&[0.0, 3.0], &[6.0, 12.0]), (&[0.0], &[6.0])),
             InputSet::new("official:K", "test K").sweep("official", [1.0, 2.0]),
             InputSet::new("seed", "the seed set"),
@@ -394,9 +425,16 @@ mod tests {
         let m = parse(&sets, "rank:3 depth:20").unwrap();
         assert_eq!(m.pattern(), "rank:R depth:D");
         assert_eq!((m.get::<u32>(0), m.get::<u32>(1)), (Ok(3), Ok(20)));
+        let found: Vec<_> = parameters(&sets, "rank:3 depth:20")
+            .into_iter()
+            .map(|p| (p.name, p.value, p.meaning))
+            .collect();
         assert_eq!(
-            parameters(&sets, "rank:3 depth:20"),
-            [("rank", 3.0), ("depth", 20.0)]
+            found,
+            [
+                ("rank".to_owned(), 3.0, Some(Meaning::Count)),
+                ("depth".to_owned(), 20.0, Some(Meaning::Depth))
+            ]
         );
         assert_eq!(parameters(&sets, "official:3"), []);
         assert_eq!(parameters(&sets, "seed"), []);

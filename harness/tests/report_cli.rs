@@ -59,6 +59,7 @@ fn with(r: Record, parameters: &[(&str, f64)]) -> Record {
             .map(|&(name, value)| Parameter {
                 name: name.into(),
                 value,
+                meaning: None,
             })
             .collect(),
         ..r

@@ -345,10 +345,12 @@ mod tests {
             Parameter {
                 name: "density".into(),
                 value: 0.5,
+                meaning: None,
             },
             Parameter {
                 name: "samples".into(),
                 value: 3.0,
+                meaning: None,
             },
         ];
         let text = export(&file, Format::Csv).text;

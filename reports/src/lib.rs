@@ -21,6 +21,7 @@ mod font;
 pub mod history;
 pub mod interval;
 mod markup;
+pub mod meaning;
 pub mod metric;
 pub mod numbers;
 mod palette;
@@ -33,6 +34,7 @@ mod scale;
 pub mod thresholds;
 
 pub use dataset::Source;
+pub use meaning::Meaning;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{
     ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for, summary,

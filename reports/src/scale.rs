@@ -4,6 +4,8 @@
 //! linear and logarithmic axes and never collide; this module holds the
 //! arithmetic, independent of any backend.
 
+use crate::meaning::Meaning;
+
 /// A linear or logarithmic map from values to pixel positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Scale {
@@ -13,38 +15,98 @@ pub(crate) struct Scale {
     pub lo: f64,
     /// Largest value shown.
     pub hi: f64,
+    /// Where its ticks go and how they read.
+    pub ticks: Ticks,
     px_lo: f64,
     px_hi: f64,
 }
 
-/// Values spanning more than this ratio get a log axis (the rule).
-pub(crate) const LOG_SPREAD: f64 = 100.0;
+/// Where a scale's ticks go and how they are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ticks {
+    /// 1-2-5 steps (decades on a wide log axis), labelled `compact`ly.
+    Decimal,
+    /// As `Decimal`, whole numbers only: a count, a depth.
+    Whole,
+    /// Powers of two on a log axis, labelled in binary units (`4 KiB`).
+    Bytes,
+}
+
+/// Values spanning more than this ratio, one and a half decades, get a log
+/// axis: past it a linear axis squashes the small values onto its floor.
+pub(crate) const LOG_SPREAD: f64 = 31.622_776_601_683_793;
+
+/// The share of an axis left empty beyond the data at each end.
+const MARGIN: f64 = 0.04;
+
+/// A sweep whose parameter spans more than this ratio is a geometric one
+/// (sizes 8 B … 1 MiB) and reads on a log axis.
+const GEOMETRIC: f64 = 8.0;
 
 impl Scale {
-    /// A scale for `values` (non-positive and non-finite ones ignored):
-    /// logarithmic over whole decades when they span more than
-    /// [`LOG_SPREAD`], else linear from zero to a round maximum. `force_log`
-    /// picks log whenever the data allow it (heatmaps, speedups).
-    pub fn fit(values: impl IntoIterator<Item = f64>, force_log: bool) -> Scale {
-        let (mut min, mut max) = (f64::INFINITY, 0.0f64);
-        for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
-            min = min.min(v);
-            max = max.max(v);
-        }
-        if max == 0.0 {
+    /// A value axis for `values` (non-positive and non-finite ones
+    /// ignored): logarithmic over the data with a small margin when they
+    /// span more than [`LOG_SPREAD`], else linear from zero to a round
+    /// maximum.
+    pub fn fit(values: impl IntoIterator<Item = f64>) -> Scale {
+        let Some((min, max)) = positive_range(values) else {
             return Scale::linear(0.0, 1.0);
-        }
-        if force_log || max / min > LOG_SPREAD {
-            let lo = 10f64.powf(min.log10().floor());
-            let mut hi = 10f64.powf(max.log10().ceil());
-            if hi <= lo {
-                hi = lo * 10.0;
-            }
-            Scale::log(lo, hi)
+        };
+        if max / min > LOG_SPREAD {
+            Scale::log_around(min, max)
         } else {
             let step = nice_step(max / 5.0);
             Scale::linear(0.0, (max / step).ceil() * step)
         }
+    }
+
+    /// An axis for a swept parameter's `values`, as its meaning asks:
+    /// bytes on a log axis at powers of two, a fraction or a depth on a
+    /// linear one, counts and the unknown on a log axis where the sweep is
+    /// geometric; each over the data with a small margin, never a spare
+    /// decade.
+    pub fn parameter(values: impl IntoIterator<Item = f64>, meaning: Option<Meaning>) -> Scale {
+        let values: Vec<f64> = values.into_iter().filter(|v| v.is_finite()).collect();
+        let (lo, hi) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        if lo > hi {
+            return Scale::linear(0.0, 1.0);
+        }
+        let geometric = lo > 0.0 && hi / lo > GEOMETRIC;
+        let ticks = match meaning {
+            Some(Meaning::Bytes) => Ticks::Bytes,
+            Some(Meaning::Count | Meaning::Depth) => Ticks::Whole,
+            Some(Meaning::Fraction) | None => Ticks::Decimal,
+        };
+        let log = match meaning {
+            Some(Meaning::Fraction | Meaning::Depth) => false,
+            Some(Meaning::Bytes | Meaning::Count) => geometric,
+            None => lo > 0.0 && hi / lo > LOG_SPREAD,
+        };
+        let scale = if log {
+            Scale::log_around(lo, hi)
+        } else {
+            Scale::linear_around(lo, hi)
+        };
+        Scale { ticks, ..scale }
+    }
+
+    /// A log scale over `min..=max` and a margin of [`MARGIN`] of its
+    /// span on each side.
+    fn log_around(min: f64, max: f64) -> Scale {
+        let span = (max / min).log10().max(0.5);
+        let pad = 10f64.powf(span * MARGIN);
+        Scale::log(min / pad, max * pad)
+    }
+
+    /// A linear scale over `lo..=hi` and a margin of [`MARGIN`] of its
+    /// span on each side (of the value itself for a single value).
+    fn linear_around(lo: f64, hi: f64) -> Scale {
+        let span = if hi > lo { hi - lo } else { lo.abs().max(1.0) };
+        Scale::linear(lo - span * MARGIN, hi + span * MARGIN)
     }
 
     /// A linear scale over `lo..=hi`.
@@ -53,6 +115,7 @@ impl Scale {
             log: false,
             lo,
             hi,
+            ticks: Ticks::Decimal,
             px_lo: 0.0,
             px_hi: 1.0,
         }
@@ -62,10 +125,7 @@ impl Scale {
     pub fn log(lo: f64, hi: f64) -> Scale {
         Scale {
             log: true,
-            lo,
-            hi,
-            px_lo: 0.0,
-            px_hi: 1.0,
+            ..Scale::linear(lo, hi)
         }
     }
 
@@ -97,36 +157,114 @@ impl Scale {
         (self.px_lo + (self.px_hi - self.px_lo) * self.fraction(v)).round() as i32
     }
 
-    /// Round tick values inside the range: 1-2-5 steps on linear axes,
-    /// decades (plus 2× and 5× when there are few) on log axes.
+    /// Round tick values inside the range: 1-2-5 steps on linear axes and
+    /// on log axes of up to three decades, decades on wider ones,
+    /// powers of two (at most [`MAX_BINARY_TICKS`]) on a log axis of bytes.
     pub fn ticks(&self) -> Vec<f64> {
-        if self.log {
-            let (a, b) = (
-                self.lo.log10().round() as i32,
-                self.hi.log10().round() as i32,
-            );
-            let decades = b - a;
-            let mut ticks = Vec::new();
-            for e in a..=b {
-                let base = 10f64.powi(e);
-                ticks.push(base);
-                if decades <= 2 && e < b {
-                    ticks.push(2.0 * base);
-                    ticks.push(5.0 * base);
-                }
+        let inside = |t: &f64| *t >= self.lo * (1.0 - 1e-9) && *t <= self.hi * (1.0 + 1e-9);
+        let whole = |t: &f64| self.ticks != Ticks::Whole || t.fract() == 0.0;
+        match (self.log, self.ticks) {
+            (true, Ticks::Bytes) => powers_of_two(self.lo, self.hi),
+            (true, _) => {
+                let (a, b) = (
+                    self.lo.log10().floor() as i32,
+                    self.hi.log10().ceil() as i32,
+                );
+                let steps: &[f64] = if (self.hi / self.lo).log10() <= 3.0 {
+                    &[1.0, 2.0, 5.0]
+                } else {
+                    &[1.0]
+                };
+                (a..=b)
+                    .flat_map(|e| steps.iter().map(move |m| round_to(m * 10f64.powi(e), e)))
+                    .filter(inside)
+                    .filter(whole)
+                    .collect()
             }
-            ticks
-        } else {
-            let step = nice_step((self.hi - self.lo) / 5.0);
-            let mut ticks = Vec::new();
-            let mut i = (self.lo / step).ceil() as i64;
-            while (i as f64) * step <= self.hi + step * 1e-9 {
-                ticks.push(i as f64 * step);
-                i += 1;
+            (false, _) => {
+                // Whole numbers label every one up to ten.
+                let step = match self.ticks {
+                    Ticks::Decimal => nice_step((self.hi - self.lo) / 5.0),
+                    Ticks::Whole | Ticks::Bytes => nice_step((self.hi - self.lo) / 10.0).max(1.0),
+                };
+                let digits = step.log10().floor() as i32;
+                ((self.lo / step).ceil() as i64..)
+                    .map(|i| round_to(i as f64 * step, digits))
+                    .take_while(|t| *t <= self.hi + step * 1e-9)
+                    .collect()
             }
-            ticks
         }
     }
+
+    /// A tick's label: binary units on an axis of bytes, else [`compact`].
+    pub fn label(&self, v: f64) -> String {
+        match self.ticks {
+            Ticks::Bytes => binary_bytes(v),
+            Ticks::Decimal | Ticks::Whole => compact(v),
+        }
+    }
+}
+
+/// The most ticks a log axis of bytes gets: more powers of two are thinned
+/// to every second, third … one.
+const MAX_BINARY_TICKS: usize = 8;
+
+/// Powers of two within `lo..=hi`, every `k`-th from the first where more
+/// than [`MAX_BINARY_TICKS`] fit, and the last one too where it falls
+/// between two of those (`8 B, 64 B … 256 KiB, 1 MiB`).
+fn powers_of_two(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
+    if b < a {
+        return vec![];
+    }
+    let count = (b - a + 1) as usize;
+    let stride = count.div_ceil(MAX_BINARY_TICKS) as i32;
+    let mut exps: Vec<i32> = (a..=b).step_by(stride as usize).collect();
+    let last = *exps.last().unwrap_or(&a);
+    if b > last && 2 * (b - last) >= stride {
+        exps.push(b);
+    }
+    exps.into_iter().map(|e| 2f64.powi(e)).collect()
+}
+
+/// A size in bytes in binary units, at most three significant digits:
+/// `8 B`, `512 B`, `4 KiB`, `1.5 MiB`.
+pub(crate) fn binary_bytes(v: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut scaled = v;
+    let mut unit = 0;
+    while scaled.abs() >= 1024.0 && unit + 1 < UNITS.len() {
+        scaled /= 1024.0;
+        unit += 1;
+    }
+    let digits = if scaled.abs() >= 100.0 || scaled.fract() == 0.0 {
+        format!("{scaled:.0}")
+    } else if scaled.abs() >= 10.0 {
+        trim(format!("{scaled:.1}"))
+    } else {
+        trim(format!("{scaled:.2}"))
+    };
+    format!("{digits} {}", UNITS[unit])
+}
+
+/// `v` rounded to the decimal digit of `10^exponent`, so that `3 × 0.2`
+/// reads `0.6`, not `0.6000000000000001`.
+fn round_to(v: f64, exponent: i32) -> f64 {
+    if exponent >= 0 {
+        return v;
+    }
+    let f = 10f64.powi(-exponent);
+    (v * f).round() / f
+}
+
+/// The smallest and largest of the positive, finite `values`.
+fn positive_range(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
+    let (mut min, mut max) = (f64::INFINITY, 0.0f64);
+    for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
+        min = min.min(v);
+        max = max.max(v);
+    }
+    (max > 0.0).then_some((min, max))
 }
 
 /// The 1-2-5 step nearest above `raw`.
@@ -258,14 +396,56 @@ mod tests {
     use crate::interval::geomean;
 
     #[test]
-    fn log_only_beyond_a_hundredfold_spread() {
-        let s = Scale::fit([3.0, 250.0], false);
+    fn log_only_beyond_a_decade_and_a_half() {
+        let s = Scale::fit([3.0, 90.0]);
         assert!(!s.log);
-        assert_eq!((s.lo, s.hi), (0.0, 250.0));
-        let s = Scale::fit([3.0, 350.0], false);
+        assert_eq!((s.lo, s.hi), (0.0, 100.0));
+        // Time per byte from 3.11 ns down to 0.087 ns: 1.55 decades.
+        let s = Scale::fit([0.087, 3.11]);
         assert!(s.log);
-        assert_eq!((s.lo, s.hi), (1.0, 1000.0));
-        assert_eq!(s.ticks(), vec![1.0, 10.0, 100.0, 1000.0]);
+        assert!(
+            s.lo < 0.087 && s.lo > 0.07 && s.hi > 3.11 && s.hi < 4.0,
+            "{s:?}"
+        );
+        assert_eq!(s.ticks(), vec![0.1, 0.2, 0.5, 1.0, 2.0]);
+        let wide = Scale::fit([0.003, 40.0]);
+        assert_eq!(wide.ticks(), vec![0.01, 0.1, 1.0, 10.0]);
+    }
+
+    #[test]
+    fn bytes_tick_at_powers_of_two_in_binary_units() {
+        let sizes = (3..=20).map(|e| 2f64.powi(e));
+        let s = Scale::parameter(sizes, Some(Meaning::Bytes));
+        assert!(s.log && s.lo < 8.0 && s.lo > 4.0 && s.hi > 1048576.0 && s.hi < 2097152.0);
+        let labels: Vec<String> = s.ticks().into_iter().map(|t| s.label(t)).collect();
+        assert_eq!(
+            labels,
+            [
+                "8 B", "64 B", "512 B", "4 KiB", "32 KiB", "256 KiB", "1 MiB"
+            ]
+        );
+        let few = Scale::parameter([64.0, 128.0, 256.0, 1024.0], Some(Meaning::Bytes));
+        let labels: Vec<String> = few.ticks().into_iter().map(|t| few.label(t)).collect();
+        assert_eq!(labels, ["64 B", "128 B", "256 B", "512 B", "1 KiB"]);
+        assert_eq!(binary_bytes(1536.0), "1.5 KiB");
+    }
+
+    #[test]
+    fn parameters_span_their_data_with_a_margin() {
+        let d = Scale::parameter([0.1, 0.5, 0.9], Some(Meaning::Fraction));
+        assert!(!d.log && d.lo < 0.1 && d.lo > 0.05 && d.hi > 0.9 && d.hi < 0.95);
+        assert_eq!(d.ticks(), vec![0.2, 0.4, 0.6, 0.8]);
+        let depth = Scale::parameter([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], Some(Meaning::Depth));
+        assert!(!depth.log);
+        assert_eq!(depth.ticks(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let counts = Scale::parameter([10.0, 1000.0, 100_000.0], Some(Meaning::Count));
+        assert!(counts.log && counts.lo > 5.0 && counts.hi < 200_000.0);
+        assert_eq!(
+            counts.ticks(),
+            vec![10.0, 100.0, 1000.0, 10_000.0, 100_000.0]
+        );
+        let unknown = Scale::parameter([2.0, 4.0], None);
+        assert!(!unknown.log && unknown.lo < 2.0 && unknown.hi > 4.0);
     }
 
     #[test]

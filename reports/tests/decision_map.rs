@@ -20,6 +20,7 @@ fn timed(variant: &str, features: &[&str], bytes: f64, ns: f64) -> Record {
         parameters: vec![Parameter {
             name: "bytes".into(),
             value: bytes,
+            meaning: None,
         }],
         ..with_rounds(rec(
             "pop",

@@ -26,6 +26,7 @@ fn at(mut r: Record, size: Option<f64>, file: &str) -> Record {
         r.parameters = vec![Parameter {
             name: "bytes".into(),
             value,
+            meaning: None,
         }];
     }
     r

@@ -279,7 +279,7 @@ mod tests {
         assert!(
             crate::sets::parameters(&families, "density:0.5")
                 .iter()
-                .any(|(name, _)| *name == "density")
+                .any(|p| p.name == "density")
         );
     }
 

@@ -273,6 +273,7 @@ mod tests {
                 .map(|p| Parameter {
                     name: "density".into(),
                     value: p.parse().unwrap(),
+                    meaning: None,
                 })
                 .into_iter()
                 .collect();

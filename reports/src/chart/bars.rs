@@ -145,7 +145,7 @@ impl BarChart {
                         Bar::Missing(_) => vec![],
                     });
                 let values: Vec<f64> = values.chain(self.reference).collect();
-                Scale::fit(values, false)
+                Scale::fit(values)
             })
             .collect();
         let ticks_w = scales.iter().map(y_tick_width).max().unwrap_or(0);

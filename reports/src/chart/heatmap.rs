@@ -134,20 +134,11 @@ impl Heatmap {
         )
     }
 
-    /// Colour-bar ticks: 1-2-5 steps inside the range, or decades when
-    /// those would crowd the bar.
+    /// Colour-bar ticks: the scale's own (1-2-5 steps inside the range,
+    /// decades where those would crowd the bar), or its two ends where
+    /// fewer than two round values fall inside.
     fn bar_ticks(&self, scale: &Scale) -> Vec<f64> {
-        let decades = Scale::fit([scale.lo, scale.hi], true);
-        let inside = |t: &f64| *t >= scale.lo * 0.999 && *t <= scale.hi * 1.001;
-        let mut fine = Vec::new();
-        for d in decades.ticks() {
-            fine.extend([d, 2.0 * d, 5.0 * d].into_iter().filter(inside));
-        }
-        let ticks: Vec<f64> = if fine.len() <= 9 {
-            fine
-        } else {
-            decades.ticks().into_iter().filter(inside).collect()
-        };
+        let ticks = scale.ticks();
         if ticks.len() >= 2 {
             ticks
         } else {

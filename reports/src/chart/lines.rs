@@ -8,8 +8,9 @@ use super::{
     Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, Res, TICK, TITLE, TOP, band, legend,
     legend_width, y_axis, y_tick_width,
 };
+use crate::meaning::Meaning;
 use crate::palette::{GRID, INK};
-use crate::scale::{LOG_SPREAD, Scale, compact};
+use crate::scale::Scale;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -34,6 +35,8 @@ pub(crate) struct LineChart {
     pub title: String,
     pub subtitle: String,
     pub x_title: String,
+    /// What the swept parameter is: its axis follows from it.
+    pub x_meaning: Option<Meaning>,
     pub y_title: String,
     pub legend_heading: String,
     pub series: Vec<Series>,
@@ -46,33 +49,19 @@ const PLOT_H: i32 = 420;
 
 impl LineChart {
     fn scales(&self) -> (Scale, Scale) {
-        let xs = self
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.0));
-        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-            (a.min(x), b.max(x))
-        });
-        let x = if lo > 0.0 && hi / lo > LOG_SPREAD {
-            // A sweep over sizes (1 KiB to 1 MiB) reads on a log axis.
-            Scale::fit([lo, hi], true)
-        } else if lo >= 0.0 && hi <= 1.0 {
-            Scale::linear(0.0, 1.0)
-        } else if hi > lo {
-            Scale::linear(lo, hi)
-        } else {
-            Scale::linear(lo - 1.0, lo + 1.0)
-        };
-        let y = Scale::fit(
-            self.series.iter().flat_map(|s| {
-                s.points.iter().flat_map(|&(_, y, band)| {
-                    [Some(y), band.map(|b| b.0), band.map(|b| b.1)]
-                        .into_iter()
-                        .flatten()
-                })
-            }),
-            false,
+        let x = Scale::parameter(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0)),
+            self.x_meaning,
         );
+        let y = Scale::fit(self.series.iter().flat_map(|s| {
+            s.points.iter().flat_map(|&(_, y, band)| {
+                [Some(y), band.map(|b| b.0), band.map(|b| b.1)]
+                    .into_iter()
+                    .flatten()
+            })
+        }));
         (x, y)
     }
 
@@ -126,7 +115,7 @@ impl Figure for LineChart {
             let x = xs.px(t);
             c.line(vec![(x, y0), (x, y1)], GRID, 1)?;
             c.line(vec![(x, y0), (x, y0 + 4)], INK, 1)?;
-            c.text(&compact(t), (x, y0 + 8), TICK, INK, TOP)?;
+            c.text(&xs.label(t), (x, y0 + 8), TICK, INK, TOP)?;
         }
         c.line(vec![(x0, y0), (x1, y0)], INK, 1)?;
         c.text(&self.x_title, ((x0 + x1) / 2, y0 + 48), LABEL, INK, CENTER)?;

@@ -15,7 +15,7 @@ pub(crate) mod whisker;
 
 use crate::font::FAMILY;
 use crate::palette::{GRID, INK};
-use crate::scale::{Scale, compact};
+use crate::scale::Scale;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -267,7 +267,7 @@ pub(crate) fn y_axis<DB: DrawingBackend>(
         c.line(vec![(x0, y), (x1, y)], GRID, 1)?;
         // On log axes with 2× and 5× ticks, skip labels that would touch.
         if last_y - y >= TICK as i32 {
-            c.text(&compact(t), (x0 - 6, y), TICK, INK, RIGHT)?;
+            c.text(&scale.label(t), (x0 - 6, y), TICK, INK, RIGHT)?;
             c.line(vec![(x0 - 4, y), (x0, y)], INK, 1)?;
             last_y = y;
         }
@@ -282,7 +282,7 @@ pub(crate) fn y_tick_width(scale: &Scale) -> i32 {
     scale
         .ticks()
         .into_iter()
-        .map(|t| measure(&compact(t), TICK).0)
+        .map(|t| measure(&scale.label(t), TICK).0)
         .max()
         .unwrap_or(0)
 }

@@ -51,15 +51,12 @@ const BELOW: i32 = 110;
 
 impl TrendChart {
     fn scale(&self) -> Scale {
-        Scale::fit(
-            self.lines.iter().flat_map(|l| {
-                l.points
-                    .iter()
-                    .flat_map(|&(_, v, band)| [Some(v), band.map(|b| b.1)])
-                    .flatten()
-            }),
-            false,
-        )
+        Scale::fit(self.lines.iter().flat_map(|l| {
+            l.points
+                .iter()
+                .flat_map(|&(_, v, band)| [Some(v), band.map(|b| b.1)])
+                .flatten()
+        }))
     }
 
     fn items(&self) -> Vec<LegendItem> {

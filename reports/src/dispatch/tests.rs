@@ -25,6 +25,7 @@ fn timed(variant: &str, set: &str, x: Option<f64>, median: f64, half: f64) -> Re
             .map(|value| Parameter {
                 name: "bytes".into(),
                 value,
+                meaning: None,
             })
             .into_iter()
             .collect(),

@@ -11,6 +11,7 @@ use super::{
 use crate::chart::lines::{LineChart, Series};
 use crate::dataset::{Naming, SetKind, WorkloadView};
 use crate::interval::geomean;
+use crate::meaning::Meaning;
 use crate::palette;
 use crate::reference::speedup_reference;
 use crate::results::{Metric, Record};
@@ -37,6 +38,17 @@ fn point(r: &Record, param: &str) -> Option<f64> {
         SetKind::Sweep(p) if p.name == param => Some(p.value),
         _ => None,
     }
+}
+
+/// What the swept `param` is, as its first record says (declared, or
+/// inferred from its name).
+fn meaning(view: &WorkloadView<'_>, param: &str) -> Option<Meaning> {
+    view.entries
+        .iter()
+        .find_map(|e| match SetKind::of(e.record) {
+            SetKind::Sweep(p) if p.name == param => p.meaning(),
+            _ => None,
+        })
 }
 
 /// A line chart skeleton (no titles) of the records that `keep` on the
@@ -81,6 +93,7 @@ fn lines(
         title: String::new(),
         subtitle: String::new(),
         x_title: param.to_owned(),
+        x_meaning: meaning(view, param),
         y_title: String::new(),
         legend_heading: if naming.any() {
             format!("variant · {}", naming.heading())

@@ -104,6 +104,7 @@ fn legacy_parameters(set: &str) -> Vec<Parameter> {
     let param = |name: &str, value: f64| Parameter {
         name: name.to_owned(),
         value,
+        meaning: None,
     };
     if let Some(p) = set
         .strip_prefix("density:")

@@ -6,6 +6,7 @@
 //! alone.
 
 use crate::interval::Interval;
+use crate::meaning::Meaning;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -399,6 +400,17 @@ pub struct Parameter {
     pub name: String,
     /// Its value.
     pub value: f64,
+    /// What it is, where the workload declared it (see
+    /// [`Parameter::meaning`] for what is inferred otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<Meaning>,
+}
+
+impl Parameter {
+    /// What it is: the declared meaning, else the one its name suggests.
+    pub fn meaning(&self) -> Option<Meaning> {
+        self.meaning.or_else(|| Meaning::infer(&self.name))
+    }
 }
 
 impl Record {
