@@ -37,7 +37,8 @@ pub use dataset::Source;
 pub use meaning::Meaning;
 pub use reference::{Reference, Rule, speedup_reference};
 pub use report::{
-    ChartFile, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for, summary,
+    ChartFile, FigureTable, FlameGraphFile, Report, ReportError, ReportOptions, render, render_for,
+    summary,
 };
 pub use results::{
     Build, Clock, Disturbance, ENVIRONMENT, Machine, Metric, Paired, Parameter, Record, RecordKey,

@@ -199,7 +199,14 @@ impl Scale {
     /// A tick's label: binary units on an axis of bytes, else [`compact`].
     pub fn label(&self, v: f64) -> String {
         match self.ticks {
-            Ticks::Bytes => binary_bytes(v),
+            Ticks::Bytes => {
+                // `4.00 KiB` in a table, `4 KiB` on an axis.
+                let text = crate::numbers::bytes(v);
+                match text.split_once(' ') {
+                    Some((n, unit)) => format!("{} {unit}", trim(n.to_owned())),
+                    None => text,
+                }
+            }
             Ticks::Decimal | Ticks::Whole => compact(v),
         }
     }
@@ -225,26 +232,6 @@ fn powers_of_two(lo: f64, hi: f64) -> Vec<f64> {
         exps.push(b);
     }
     exps.into_iter().map(|e| 2f64.powi(e)).collect()
-}
-
-/// A size in bytes in binary units, at most three significant digits:
-/// `8 B`, `512 B`, `4 KiB`, `1.5 MiB`.
-pub(crate) fn binary_bytes(v: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut scaled = v;
-    let mut unit = 0;
-    while scaled.abs() >= 1024.0 && unit + 1 < UNITS.len() {
-        scaled /= 1024.0;
-        unit += 1;
-    }
-    let digits = if scaled.abs() >= 100.0 || scaled.fract() == 0.0 {
-        format!("{scaled:.0}")
-    } else if scaled.abs() >= 10.0 {
-        trim(format!("{scaled:.1}"))
-    } else {
-        trim(format!("{scaled:.2}"))
-    };
-    format!("{digits} {}", UNITS[unit])
 }
 
 /// `v` rounded to the decimal digit of `10^exponent`, so that `3 × 0.2`
@@ -427,7 +414,7 @@ mod tests {
         let few = Scale::parameter([64.0, 128.0, 256.0, 1024.0], Some(Meaning::Bytes));
         let labels: Vec<String> = few.ticks().into_iter().map(|t| few.label(t)).collect();
         assert_eq!(labels, ["64 B", "128 B", "256 B", "512 B", "1 KiB"]);
-        assert_eq!(binary_bytes(1536.0), "1.5 KiB");
+        assert_eq!(few.label(1536.0), "1.5 KiB");
     }
 
     #[test]

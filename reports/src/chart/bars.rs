@@ -7,6 +7,7 @@
 //! value reads upwards from its bar's end and never crosses the reference
 //! line (1× on speed-ups): where it would, it starts above the line.
 
+use super::table::{FigureTable, estimate};
 use super::whisker::{Along, visible_span, whisker};
 use super::{
     Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, RIGHT, Res, SMALL, TICK, TITLE, TOP,
@@ -335,5 +336,48 @@ impl Figure for BarChart {
             &self.legend_heading,
             &self.legend,
         )
+    }
+
+    /// A row per legend entry (and panel, where there are several), a
+    /// column per category, each cell the bar's value and whisker or why
+    /// it has none.
+    fn table(&self) -> Option<FigureTable> {
+        let name = |c: &Category| c.label.join(" ");
+        let mut columns: Vec<String> = Vec::new();
+        for c in self.panels.iter().flat_map(|p| &p.categories) {
+            if !columns.contains(&name(c)) {
+                columns.push(name(c));
+            }
+        }
+        let mut rows = Vec::new();
+        for panel in &self.panels {
+            for (slot, item) in self.legend.iter().enumerate() {
+                let cells = columns
+                    .iter()
+                    .map(|col| {
+                        let bar = panel.categories.iter().find(|c| name(c) == *col);
+                        match bar.and_then(|c| c.bars.get(slot)?.as_ref()) {
+                            Some(Bar::Value { value, whisker }) => estimate(*value, *whisker),
+                            Some(Bar::Missing(why)) => (*why).to_owned(),
+                            None => String::new(),
+                        }
+                    })
+                    .collect();
+                let label = if self.panels.len() > 1 {
+                    format!("{} · {}", item.text, panel.title)
+                } else {
+                    item.text.clone()
+                };
+                rows.push((label, cells));
+            }
+        }
+        rows.retain(|(_, cells): &(String, Vec<String>)| cells.iter().any(|c| !c.is_empty()));
+        Some(FigureTable {
+            quantity: self.y_title.clone(),
+            rows_name: self.legend_heading.clone(),
+            columns_name: self.x_title.clone(),
+            columns,
+            rows,
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! row 0 at the bottom, on a log colour scale with a colour bar, and the
 //! value printed in every cell so the chart reads like a table.
 
+use super::table::{FigureTable, estimate};
 use super::{
     Anchor, CENTER, Canvas, Figure, LABEL, LEFT, RIGHT, Res, SMALL, TICK, TITLE, TOP, measure,
     widest,
@@ -247,5 +248,36 @@ impl Figure for Heatmap {
             INK,
             Anchor(HPos::Center, VPos::Center),
         )
+    }
+
+    /// A row per row value (the top row first, as drawn), a column per
+    /// column value, each cell the printed time or why there is none.
+    fn table(&self) -> Option<FigureTable> {
+        let rows = self
+            .rows
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(r, &value)| {
+                let cells = (0..self.cols.len())
+                    .map(|col| {
+                        let cell = self.cells.iter().find(|c| c.row == r && c.col == col);
+                        match cell.map(|c| c.value) {
+                            Some(CellValue::Ns(ns)) => estimate(ns / self.unit.ns, None),
+                            Some(other) => other.mark().map_or("", |m| m.0).to_owned(),
+                            None => String::new(),
+                        }
+                    })
+                    .collect();
+                (compact(value), cells)
+            })
+            .collect();
+        Some(FigureTable {
+            quantity: format!("time ({}/{})", self.unit.symbol, self.element),
+            rows_name: self.y_title.clone(),
+            columns_name: self.x_title.clone(),
+            columns: self.cols.iter().map(|&c| compact(c)).collect(),
+            rows,
+        })
     }
 }

@@ -4,6 +4,7 @@
 //! interval as a translucent band (as trend charts do), so two lines
 //! closer than their noise read as such.
 
+use super::table::{FigureTable, estimate};
 use super::{
     Anchor, CENTER, Canvas, Figure, LABEL, LEFT, LegendItem, Res, TICK, TITLE, TOP, band, legend,
     legend_width, y_axis, y_tick_width,
@@ -140,5 +141,41 @@ impl Figure for LineChart {
             }
         }
         legend(c, (x1 + 24, TOP_Y), &self.legend_heading, &self.items())
+    }
+
+    /// A row per line, a column per swept value (labelled as the axis
+    /// labels it: `4 KiB`), each cell the point and its band.
+    fn table(&self) -> Option<FigureTable> {
+        let mut xs: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let axis = self.scales().0;
+        let rows = self
+            .series
+            .iter()
+            .map(|s| {
+                let cells = xs
+                    .iter()
+                    .map(|&x| {
+                        s.points
+                            .iter()
+                            .find(|p| p.0 == x)
+                            .map_or_else(String::new, |&(_, y, band)| estimate(y, band))
+                    })
+                    .collect();
+                (s.label.clone(), cells)
+            })
+            .collect();
+        Some(FigureTable {
+            quantity: self.y_title.clone(),
+            rows_name: self.legend_heading.clone(),
+            columns_name: self.x_title.clone(),
+            columns: xs.iter().map(|&x| axis.label(x)).collect(),
+            rows,
+        })
     }
 }

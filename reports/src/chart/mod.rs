@@ -10,6 +10,7 @@ pub(crate) mod decision_map;
 pub(crate) mod footer;
 pub(crate) mod heatmap;
 pub(crate) mod lines;
+pub(crate) mod table;
 pub(crate) mod trend;
 pub(crate) mod whisker;
 
@@ -41,6 +42,11 @@ pub(crate) trait Figure {
     fn size(&self) -> (u32, u32);
     /// Draws on a white canvas of [`Figure::size`].
     fn draw<DB: DrawingBackend>(&self, c: &Canvas<'_, DB>) -> Res;
+    /// The figures it draws, for the table beneath it on the pages; `None`
+    /// for a chart that is not a set of figures (a decision map).
+    fn table(&self) -> Option<table::FigureTable> {
+        None
+    }
 }
 
 /// Writes `<stem>.svg` and `<stem>.png` into `dir`.

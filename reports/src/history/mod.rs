@@ -117,6 +117,8 @@ pub fn render(
                 svg: format!("{stem}.svg"),
                 png: format!("{stem}.png"),
                 size,
+                // The history page prints its own table of every commit.
+                table: None,
             },
             columns,
             spans: figure.spans(),

@@ -23,7 +23,7 @@ mod written;
 pub use error::ReportError;
 pub use flamegraphs::FlameGraphFile;
 pub use options::ReportOptions;
-pub use written::{ChartFile, Report};
+pub use written::{ChartFile, FigureTable, Report};
 
 use crate::chart::footer::{Footed, Footer};
 use crate::chart::{self, Figure};
@@ -147,12 +147,12 @@ fn draw_charts(
                 planned.stem = format!("{stem}-{n}");
             }
             let (stem, footer) = (&planned.stem, &footer);
-            let size = match &planned.figure {
-                Planned::Bars(f) => save(f, footer, out, stem)?,
-                Planned::Lines(f) => save(f, footer, out, stem)?,
-                Planned::Heat(f) => save(f, footer, out, stem)?,
-                Planned::Ab(f) => save(f, footer, out, stem)?,
-                Planned::Decision(f) => save(f, footer, out, stem)?,
+            let (size, table) = match &planned.figure {
+                Planned::Bars(f) => (save(f, footer, out, stem)?, f.table()),
+                Planned::Lines(f) => (save(f, footer, out, stem)?, f.table()),
+                Planned::Heat(f) => (save(f, footer, out, stem)?, f.table()),
+                Planned::Ab(f) => (save(f, footer, out, stem)?, f.table()),
+                Planned::Decision(f) => (save(f, footer, out, stem)?, f.table()),
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),
@@ -162,6 +162,7 @@ fn draw_charts(
                 svg: format!("{}.svg", planned.stem),
                 png: format!("{}.png", planned.stem),
                 size,
+                table,
             });
         }
     }

@@ -3,6 +3,7 @@
 //! reads them back.
 
 use super::flamegraphs::FlameGraphFile;
+pub use crate::chart::table::FigureTable;
 use std::path::PathBuf;
 
 /// One chart written to the report directory.
@@ -23,6 +24,8 @@ pub struct ChartFile {
     pub png: String,
     /// Pixel size of both images.
     pub size: (u32, u32),
+    /// The figures it draws, printed beneath it.
+    pub table: Option<FigureTable>,
 }
 
 /// A written report.

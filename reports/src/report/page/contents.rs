@@ -11,7 +11,7 @@ use crate::report::doubts::Doubt;
 use crate::report::ipc::{Ipc, Seen};
 use crate::report::options::ReportOptions;
 use crate::report::summary::SummaryRow;
-use crate::report::written::Report;
+use crate::report::written::{FigureTable, Report};
 use crate::results::Record;
 use std::fmt::Write;
 
@@ -44,6 +44,14 @@ pub(super) const FLAMEGRAPHS: &str = "Where each counted record spends its instr
      from its callgrind profile of one batch: a frame is as wide as the \
      instructions of its function and what it calls from there; recursion \
      shows as one frame.";
+
+/// The line that introduces a chart's table of figures.
+pub(super) fn figures_sentence(t: &FigureTable) -> String {
+    format!(
+        "Figures: {}, median (95 % interval, min–max where too few samples; none where not drawn); rows: {}; columns: {}.",
+        t.quantity, t.rows_name, t.columns_name
+    )
+}
 
 /// The machine of a run; named only when the report holds several.
 pub(super) fn machine_line(s: &Source, named: bool) -> String {

@@ -3,8 +3,8 @@
 
 use super::contents::{
     Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
-    commit, doubt_median, doubt_paragraph, ipc_cell, level_cell, level_sentence, machine_line,
-    seen_sentence, workload_cell,
+    commit, doubt_median, doubt_paragraph, figures_sentence, ipc_cell, level_cell, level_sentence,
+    machine_line, seen_sentence, workload_cell,
 };
 use crate::dataset::Source;
 use crate::excerpt::{FINDING_WIDTH, excerpt};
@@ -14,7 +14,7 @@ use crate::report::doubts::Doubt;
 use crate::report::flamegraphs::FlameGraphFile;
 use crate::report::ipc::Ipc;
 use crate::report::summary::SummaryRow;
-use crate::report::written::ChartFile;
+use crate::report::written::{ChartFile, FigureTable};
 use crate::results::Record;
 use std::fmt::Write;
 
@@ -55,6 +55,10 @@ fn head(c: &Contents<'_>) -> String {
          figure { margin: 1.5em 0; }\n\
          figure img { max-width: 100%; height: auto; border: 1px solid #eee; }\n\
          figcaption { color: #444; margin-top: 0.3em; }\n\
+         details.figures { margin: -0.8em 0 1.5em; }\n\
+         details.figures summary { color: #444; cursor: pointer; }\n\
+         div.wide { overflow-x: auto; }\n\
+         div.wide td { text-align: right; white-space: nowrap; }\n\
          </style>\n</head>\n<body>\n<h1>bitbench report</h1>\n",
     );
     let _ = writeln!(
@@ -260,8 +264,34 @@ fn charts(charts: &[ChartFile]) -> String {
             w = c.size.0,
             hh = c.size.1,
         );
+        if let Some(t) = &c.table {
+            figures(&mut h, t);
+        }
     }
     h
+}
+
+/// A chart's table of figures, collapsed under the chart.
+fn figures(h: &mut String, t: &FigureTable) {
+    let head: String = t
+        .columns
+        .iter()
+        .map(|c| format!("<th>{}</th>", esc(c)))
+        .collect();
+    let _ = writeln!(
+        h,
+        "<details class=\"figures\"><summary>{}</summary>\n<div class=\"wide\"><table>\n<tr><th>{}</th>{head}</tr>",
+        esc(&figures_sentence(t)),
+        esc(&t.rows_name)
+    );
+    for (name, cells) in &t.rows {
+        let cells: String = cells
+            .iter()
+            .map(|c| format!("<td>{}</td>", esc(c)))
+            .collect();
+        let _ = writeln!(h, "<tr><th>{}</th>{cells}</tr>", esc(name));
+    }
+    h.push_str("</table></div></details>\n");
 }
 
 /// The flame graphs, linked; nothing when none were drawn.

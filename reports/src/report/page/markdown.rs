@@ -3,8 +3,8 @@
 
 use super::contents::{
     Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
-    commit, doubt_median, doubt_paragraph, ipc_cell, level_cell, level_sentence, machine_line,
-    seen_sentence, workload_cell,
+    commit, doubt_median, doubt_paragraph, figures_sentence, ipc_cell, level_cell, level_sentence,
+    machine_line, seen_sentence, workload_cell,
 };
 use crate::dataset::Source;
 use crate::excerpt::{FINDING_WIDTH, excerpt};
@@ -14,7 +14,7 @@ use crate::report::doubts::Doubt;
 use crate::report::flamegraphs::FlameGraphFile;
 use crate::report::ipc::Ipc;
 use crate::report::summary::SummaryRow;
-use crate::report::written::ChartFile;
+use crate::report::written::{ChartFile, FigureTable};
 use crate::results::Record;
 use std::fmt::Write;
 
@@ -205,8 +205,31 @@ fn charts(charts: &[ChartFile]) -> String {
             "\n![{}]({})\n\n{} ([SVG]({}))",
             c.title, c.png, c.caption, c.svg
         );
+        if let Some(t) = &c.table {
+            figures(&mut m, t);
+        }
     }
     m
+}
+
+/// A chart's table of figures, under its caption.
+fn figures(m: &mut String, t: &FigureTable) {
+    let _ = writeln!(
+        m,
+        "\n{}\n\n| {} | {} |\n|---|{}",
+        figures_sentence(t),
+        cell(&t.rows_name),
+        t.columns
+            .iter()
+            .map(|c| cell(c))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "--:|".repeat(t.columns.len())
+    );
+    for (name, cells) in &t.rows {
+        let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+        let _ = writeln!(m, "| {} | {} |", cell(name), cells.join(" | "));
+    }
 }
 
 /// The flame graphs, linked; nothing when none were drawn.
