@@ -4,6 +4,7 @@
 //! a message where Chromium is not installed; `.ci/install-chromium`
 //! installs it).
 
+use reports::compare::Verdict;
 use reports::interval::Interval;
 use reports::{Build, Machine, Metric, Paired, Parameter, Record, ResultsFile, SCHEMA, Status};
 use std::path::{Path, PathBuf};
@@ -222,6 +223,12 @@ fn ab_results(path: &Path) {
                     high: change + 0.004,
                 }),
                 ratios,
+                threshold_pct: Some(2.0),
+                verdict: Some(if change > 1.02 {
+                    Verdict::Regressed
+                } else {
+                    Verdict::NoChange
+                }),
             }),
             ..a
         });

@@ -15,7 +15,7 @@ use crate::interval::{self, Interval};
 use crate::numbers::{byte_rate, is_bytes, sig3};
 use crate::results::{Machine, Metric, Record, RecordKey, ResultsFile, Status};
 use crate::scale::parse_time_unit;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -45,7 +45,7 @@ pub fn default_threshold(metric: Metric) -> f64 {
 }
 
 /// The outcome for one shared record.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", content = "reason", rename_all = "snake_case")]
 pub enum Verdict {
     /// Worse beyond the threshold.

@@ -7,6 +7,7 @@
 //! read on white (3:1, WCAG's bar for graphics) and stay apart from every
 //! other under the common colour-vision deficiencies; the tests check both.
 
+use crate::compare::Verdict;
 use plotters::style::RGBColor;
 
 /// Black first (the oracle's fixed colour), then colours chosen by a
@@ -43,6 +44,28 @@ pub(crate) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 pub(crate) const GRID: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
 /// Red for error marks (Okabe–Ito vermillion).
 pub(crate) const ERROR: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
+
+/// The colours of an A/B verdict: vermilion for worse, blue for better,
+/// grey for no change, indigo for unsettled; each 3:1 on white and apart
+/// from the others under colour-vision deficiencies (tested).
+const VERDICTS: [RGBColor; 4] = [
+    ERROR,
+    RGBColor(0x00, 0x72, 0xB2),
+    GREY,
+    RGBColor(0x33, 0x22, 0x88),
+];
+
+/// The colour of an A/B verdict: a regression or a break in the error
+/// colour, an improvement or a fix in blue, no change in grey, anything
+/// unsettled (inconclusive, not comparable) in indigo.
+pub(crate) fn verdict(v: &Verdict) -> RGBColor {
+    match v {
+        Verdict::Regressed | Verdict::Broke(_) => VERDICTS[0],
+        Verdict::Improved | Verdict::Fixed(_) => VERDICTS[1],
+        Verdict::NoChange => VERDICTS[2],
+        Verdict::Inconclusive(_) | Verdict::NotComparable(_) => VERDICTS[3],
+    }
+}
 
 /// Viridis sampled at nine evenly spaced points (matplotlib's table).
 const VIRIDIS: [(u8, u8, u8); 9] = [
@@ -235,8 +258,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn variant_colours_stay_apart_under_colour_blindness() {
+    /// Every pair of `colours` at least 10 apart in CIEDE2000 with normal
+    /// vision and under each simulated deficiency.
+    fn stay_apart(colours: &[RGBColor]) {
         let visions = [
             ("normal", NORMAL),
             ("protan", PROTAN),
@@ -244,12 +268,25 @@ mod tests {
             ("tritan", TRITAN),
         ];
         for (name, m) in &visions {
-            for (i, &a) in QUALITATIVE.iter().enumerate() {
-                for &b in &QUALITATIVE[i + 1..] {
+            for (i, &a) in colours.iter().enumerate() {
+                for &b in &colours[i + 1..] {
                     let d = delta_e(lab(a, m), lab(b, m));
                     assert!(d >= 10.0, "{name}: {a:?} {b:?} {d}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn variant_colours_stay_apart_under_colour_blindness() {
+        stay_apart(&QUALITATIVE);
+    }
+
+    #[test]
+    fn verdict_colours_read_on_white_and_stay_apart() {
+        for c in VERDICTS {
+            assert!(contrast_on_white(c) >= 3.0, "{c:?}");
+        }
+        stay_apart(&VERDICTS);
     }
 }

@@ -73,13 +73,13 @@ pub fn time(
     // Too few pairs of processes to judge still leave their ratios to
     // draw, about their plain median.
     let median = crate::stats::summarize(&row.ratios).map(|s| s.median);
-    if let (Some(last), Some(median)) = (records.last_mut(), median) {
-        last.paired = Some(Paired {
-            ratio: judged.as_ref().map_or(median, |j| j.ratio),
-            interval: judged.as_ref().map(|j| j.interval),
-            ratios: row.ratios.clone(),
-        });
-    }
+    let paired = median.map(|median| Paired {
+        ratio: judged.as_ref().map_or(median, |j| j.ratio),
+        interval: judged.as_ref().map(|j| j.interval),
+        ratios: row.ratios.clone(),
+        threshold_pct: Some(threshold),
+        verdict: None,
+    });
     let per_process = instances::per_process(&measured).as_secs_f64();
     match judged {
         Some(j) => {
@@ -99,6 +99,12 @@ pub fn time(
                 stats::MIN_PROCESSES
             ));
         }
+    }
+    if let (Some(last), Some(paired)) = (records.last_mut(), paired) {
+        last.paired = Some(Paired {
+            verdict: Some(row.verdict.clone()),
+            ..paired
+        });
     }
     Ok(row)
 }

@@ -11,30 +11,33 @@
 use super::{Planned, PlannedChart, slug};
 use crate::chart::ab::{AbChart, AbRow, AbShow};
 use crate::dataset::WorkloadView;
-use crate::results::{Metric, Paired, Record};
+use crate::results::{Metric, Record};
 
 /// Both A/B charts of `view`, or none when it holds no paired records.
 pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
-    let rows: Vec<AbRow> = view
+    let mut rows: Vec<AbRow> = view
         .entries
         .iter()
         .filter_map(|e| {
-            let Paired {
-                ratio,
-                interval,
-                ratios,
-            } = e.record.paired.as_ref()?;
+            let p = e.record.paired.as_ref()?;
             Some(AbRow {
                 label: format!("{} · {}", e.record.variant, e.record.input_set),
-                ratio: *ratio,
-                interval: interval.map(|i| (i.low, i.high)),
-                ratios: ratios.clone(),
+                ratio: p.ratio,
+                interval: p.interval.map(|i| (i.low, i.high)),
+                ratios: p.ratios.clone(),
+                verdict: p.verdict.clone(),
             })
         })
         .collect();
     if rows.is_empty() {
         return Vec::new();
     }
+    // The largest slowdown first, the largest speedup last.
+    rows.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
+    let threshold_pct = view
+        .entries
+        .iter()
+        .find_map(|e| e.record.paired.as_ref()?.threshold_pct);
     let w = &view.title;
     let builds = builds(view).map_or_else(String::new, |(a, b)| format!("{a} → {b}; "));
     let chart =
@@ -47,6 +50,7 @@ pub(super) fn charts(view: &WorkloadView<'_>) -> Vec<PlannedChart> {
                 subtitle: format!("{builds}{subtitle}"),
                 show,
                 rows: rows.clone(),
+                threshold_pct,
             }),
         };
     vec![

@@ -430,6 +430,20 @@ pub(crate) fn bars(
             }],
             "input set".to_owned(),
         )
+    } else if sets.len() > groups.len() {
+        // More sets than groups (an A/B of many sets, two builds): a panel
+        // per group keeps the chart as tall as two panels, not one per set.
+        let panels = groups
+            .iter()
+            .map(|&g| Panel {
+                title: format!("{}: {}", naming.heading(), naming.label(g)),
+                categories: sets
+                    .iter()
+                    .map(|s| category(vec![(*s).to_owned()], s, g))
+                    .collect(),
+            })
+            .collect();
+        (panels, "input set".to_owned())
     } else {
         let panels = sets
             .iter()

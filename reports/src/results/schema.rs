@@ -5,6 +5,7 @@
 //! the migration of older files, which reading calls, builds on the types
 //! alone.
 
+use crate::compare::Verdict;
 use crate::interval::Interval;
 use crate::meaning::Meaning;
 use serde::{Deserialize, Serialize};
@@ -391,6 +392,13 @@ pub struct Paired {
     pub interval: Option<Interval>,
     /// Each pair's `B ÷ A`, in the order taken.
     pub ratios: Vec<f64>,
+    /// The threshold the change was judged against, in percent; `None` in
+    /// files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_pct: Option<f64>,
+    /// What the change was judged to be (the `ab` verdict of this record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
 }
 
 /// One named parameter of an input set, e.g. `density` = 0.5.
