@@ -108,9 +108,12 @@ fn read(dir: &std::path::Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
 
+/// Tick labels, each with its position along its axis.
+type Ticks = Vec<(String, i32)>;
+
 /// The tick labels under the plot (the x axis) and left of it (the y
-/// axis), each with its position along the axis.
-fn ticks(svg: &str) -> (Vec<(String, i32)>, Vec<(String, i32)>) {
+/// axis).
+fn ticks(svg: &str) -> (Ticks, Ticks) {
     let texts = svg_texts(svg);
     let num = |a: &str, n: &str| attr(a, n).parse::<f64>().unwrap() as i32;
     // The x axis's labels share the lowest row of single-line tick texts.
