@@ -109,6 +109,27 @@ fn the_popcount_example_checks_benches_and_draws_its_sweep() {
         markdown.contains("time per byte against bytes"),
         "{markdown}"
     );
+    // A byte sweep as a write-up wants it: binary ticks at the data, and
+    // the figures beneath the chart, a column per size.
+    let svg = std::fs::read_to_string(report.join("popcount-bytes.svg")).unwrap();
+    let texts: Vec<&str> = svg
+        .split("<text ")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split("</text>").next()?.trim()))
+        .collect();
+    for tick in [
+        "8 B", "64 B", "512 B", "4 KiB", "32 KiB", "256 KiB", "1 MiB",
+    ] {
+        assert!(texts.contains(&tick), "no {tick} tick: {texts:?}");
+    }
+    assert!(
+        !texts.contains(&"10M") && !texts.contains(&"1k"),
+        "{texts:?}"
+    );
+    assert!(
+        markdown.contains("| variant | 8 B | 16 B | 32 B |"),
+        "{markdown}"
+    );
     its_dispatcher_is_the_committed_results_decision(&popcount, &scratch);
     std::fs::remove_dir_all(&scratch).ok();
 }

@@ -345,3 +345,24 @@ fn an_ab_of_fourteen_sizes_fits_a_screen_ordered_by_change_with_its_threshold() 
         assert!(!colours[i + 1..].contains(c), "{colours:?}");
     }
 }
+
+/// The built-in suite's density sweep: a fraction on a linear axis over
+/// the data (0.1 to 0.9) with a margin, ticked at round steps inside it,
+/// and every line on white.
+#[test]
+fn a_density_sweep_reads_on_a_linear_axis_over_its_data() {
+    let f = common::file(common::components(&["default"], 1.0));
+    let (dir, _) = rendered("write-up-density", f);
+    let svg = read(&dir, "components-density.svg");
+    let (x, _) = ticks(&svg);
+    let labels: Vec<&str> = x.iter().map(|t| t.0.as_str()).collect();
+    assert_eq!(labels, ["0.2", "0.4", "0.6", "0.8"]);
+    let step = x[1].1 - x[0].1;
+    assert!(
+        x.windows(2).all(|w| (w[1].1 - w[0].1 - step).abs() <= 1),
+        "{x:?}"
+    );
+    for (stroke, _) in shapes(&svg, "polyline", "stroke", &["stroke-width=\"2\""]) {
+        assert!(contrast_on_white(&stroke) >= 3.0, "{stroke}");
+    }
+}
