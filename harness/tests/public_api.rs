@@ -17,6 +17,7 @@ const CURATED: &[&str] = &[
     "DynWorkload",
     "Error",
     "InputSet",
+    "Meaning",
     "Member",
     "Origin",
     "Shrink",

@@ -15,7 +15,8 @@ use crate::interval::{self, Interval};
 use crate::numbers::{byte_rate, is_bytes, sig3};
 use crate::results::{Machine, Metric, Record, RecordKey, ResultsFile, Status};
 use crate::scale::parse_time_unit;
-use serde::{Deserialize, Serialize};
+pub use crate::verdict::Verdict;
+use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -42,49 +43,6 @@ pub fn gate(threshold_pct: Option<f64>, metrics: &[Metric]) -> Result<Vec<Metric
 /// looser for wall time ([`thresholds::gate`](crate::thresholds::gate)).
 pub fn default_threshold(metric: Metric) -> f64 {
     crate::thresholds::gate(metric)
-}
-
-/// The outcome for one shared record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "verdict", content = "reason", rename_all = "snake_case")]
-pub enum Verdict {
-    /// Worse beyond the threshold.
-    Regressed,
-    /// Better beyond the threshold.
-    Improved,
-    /// Not shown to move beyond the threshold.
-    NoChange,
-    /// The evidence settles neither way: the interval straddles the
-    /// threshold (for the stated reason). Never a failure of the gate.
-    Inconclusive(String),
-    /// A measured record became an error (wrong answer), a crash or a
-    /// hang: gated like a regression.
-    Broke(String),
-    /// The base failed (crashed, hung) where the new build does not: said
-    /// apart, and never a failure of the gate.
-    Fixed(String),
-    /// The records cannot be judged, for the stated reason.
-    NotComparable(String),
-}
-
-impl Verdict {
-    /// Whether this verdict fails the gate.
-    pub fn fails(&self) -> bool {
-        matches!(self, Verdict::Regressed | Verdict::Broke(_))
-    }
-
-    /// The verdict as a table cell.
-    pub fn label(&self) -> String {
-        match self {
-            Verdict::Regressed => "REGRESSED".to_owned(),
-            Verdict::Improved => "improved".to_owned(),
-            Verdict::NoChange => "no change".to_owned(),
-            Verdict::Inconclusive(why) => format!("inconclusive: {why}"),
-            Verdict::Broke(why) => format!("BROKE: {why}"),
-            Verdict::Fixed(why) => format!("fixed: {why}"),
-            Verdict::NotComparable(why) => format!("not comparable: {why}"),
-        }
-    }
 }
 
 /// One record present in both files.

@@ -32,6 +32,7 @@ mod report;
 pub mod results;
 mod scale;
 pub mod thresholds;
+mod verdict;
 
 pub use dataset::Source;
 pub use meaning::Meaning;

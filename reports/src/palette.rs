@@ -7,7 +7,7 @@
 //! read on white (3:1, WCAG's bar for graphics) and stay apart from every
 //! other under the common colour-vision deficiencies; the tests check both.
 
-use crate::compare::Verdict;
+use crate::verdict::Verdict;
 use plotters::style::RGBColor;
 
 /// Black first (the oracle's fixed colour), then colours chosen by a

@@ -15,11 +15,11 @@ use super::{
     Anchor, Canvas, Figure, LABEL, LEFT, RIGHT, Res, TICK, TITLE, TOP, heading_width, measure,
     widest,
 };
-use crate::compare::Verdict;
 use crate::numbers::sig3;
 use crate::palette;
 use crate::palette::{ERROR, GREY, GRID, INK, variant};
 use crate::scale::{Scale, compact};
+use crate::verdict::Verdict;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 

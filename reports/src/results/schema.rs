@@ -5,9 +5,9 @@
 //! the migration of older files, which reading calls, builds on the types
 //! alone.
 
-use crate::compare::Verdict;
 use crate::interval::Interval;
 use crate::meaning::Meaning;
+use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
