@@ -18,6 +18,7 @@ pub mod environment;
 pub mod excerpt;
 pub mod export;
 mod font;
+pub mod growth;
 pub mod history;
 pub mod interval;
 mod markup;
