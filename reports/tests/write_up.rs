@@ -366,3 +366,31 @@ fn a_density_sweep_reads_on_a_linear_axis_over_its_data() {
         assert!(contrast_on_white(&stroke) >= 3.0, "{stroke}");
     }
 }
+
+/// A planted `24 ns + b·n` per input: each variant's law is O(n) with its
+/// slope and intercept, listed under the sweep's time chart and drawn as a
+/// thin curve.
+#[test]
+fn a_byte_sweep_lists_and_draws_each_variants_law() {
+    let (dir, _) = rendered("write-up-laws", sweep());
+    let md = read(&dir, "report.md");
+    for (variant, per_byte) in VARIANTS {
+        let line = md
+            .lines()
+            .find(|l| l.starts_with(&format!("- {variant}: ")))
+            .unwrap_or_else(|| panic!("no law of {variant}: {md}"));
+        assert!(line.starts_with(&format!("- {variant}: O(n), ")), "{line}");
+        let slope: f64 = line
+            .split(", ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|b| b.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!((slope / per_byte - 1.0).abs() < 0.05, "{line}");
+        assert!(line.contains("+ 2"), "an intercept near 24 ns: {line}");
+    }
+    let svg = read(&dir, "hex-bytes.svg");
+    let thin = shapes(&svg, "polyline", "stroke", &["stroke-width=\"1\""]);
+    let curves = thin.iter().filter(|(_, p)| p.len() > 40).count();
+    assert_eq!(curves, VARIANTS.len(), "a fitted curve per line");
+}

@@ -28,6 +28,9 @@ pub(crate) struct Series {
     /// Its dash style (by group; see [`Canvas::dashed`]).
     pub dash: usize,
     pub points: Vec<LinePoint>,
+    /// Its fitted growth law sampled along the sweep, drawn thinly under
+    /// the points; empty where none was fitted.
+    pub fitted: Vec<(f64, f64)>,
 }
 
 /// A line chart.
@@ -41,6 +44,8 @@ pub(crate) struct LineChart {
     pub y_title: String,
     pub legend_heading: String,
     pub series: Vec<Series>,
+    /// The growth law of each line, one sentence each, for the pages.
+    pub laws: Vec<String>,
 }
 
 const MARGIN: i32 = 16;
@@ -129,6 +134,14 @@ impl Figure for LineChart {
                 .collect();
             band(c, &columns, s.color)?;
         }
+        for s in self.series.iter().filter(|s| s.fitted.len() > 1) {
+            let curve = s
+                .fitted
+                .iter()
+                .map(|&(x, y)| (xs.px(x), ys.px(y)))
+                .collect();
+            c.line(curve, s.color, 1)?;
+        }
         for s in &self.series {
             let pts: Vec<(i32, i32)> = s
                 .points
@@ -141,6 +154,10 @@ impl Figure for LineChart {
             }
         }
         legend(c, (x1 + 24, TOP_Y), &self.legend_heading, &self.items())
+    }
+
+    fn laws(&self) -> Vec<String> {
+        self.laws.clone()
     }
 
     /// A row per line, a column per swept value (labelled as the axis

@@ -47,6 +47,10 @@ pub(crate) trait Figure {
     fn table(&self) -> Option<table::FigureTable> {
         None
     }
+    /// The growth laws it draws, a sentence each, for the pages.
+    fn laws(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Writes `<stem>.svg` and `<stem>.png` into `dir`.

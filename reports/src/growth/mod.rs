@@ -37,10 +37,28 @@ pub fn is_size(meaning: Option<Meaning>) -> bool {
     )
 }
 
+/// A sweep's law and how its time per input reads per element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepLaw {
+    /// The law of the time per input, in nanoseconds.
+    pub law: Law,
+    /// Whether an element is a byte of the swept size (the time per
+    /// element is the time per input over `n`).
+    per_byte: bool,
+}
+
+impl SweepLaw {
+    /// The law's time per element at `n`, in nanoseconds.
+    pub fn per_element_ns(&self, n: f64) -> f64 {
+        let t = self.law.fit.at(n);
+        if self.per_byte { t / n } else { t }
+    }
+}
+
 /// The law of one variant's time records over the sweep of `param`:
 /// `None` unless the parameter is a size and at least [`MIN_POINTS`]
 /// sizes were measured.
-pub fn of_records(records: &[&Record], param: &str) -> Option<Law> {
+pub fn of_records(records: &[&Record], param: &str) -> Option<SweepLaw> {
     let mut meaning = None;
     let mut measured: Vec<(f64, &Record)> = Vec::new();
     for r in records {
@@ -64,14 +82,8 @@ pub fn of_records(records: &[&Record], param: &str) -> Option<Law> {
         .split_once('/')
         .map_or("", |u| u.1.trim());
     // A per-byte time over a byte sweep is a time per input times n.
-    let per_input = |n: f64| {
-        factor
-            * if meaning == Some(Meaning::Bytes) && is_bytes(element) {
-                n
-            } else {
-                1.0
-            }
-    };
+    let per_byte = meaning == Some(Meaning::Bytes) && is_bytes(element);
+    let per_input = |n: f64| factor * if per_byte { n } else { 1.0 };
     let points: Vec<Point> = measured
         .iter()
         .map(|&(n, r)| Point {
@@ -95,11 +107,12 @@ pub fn of_records(records: &[&Record], param: &str) -> Option<Law> {
             .map(|i| reps.iter().map(|r| r[i]).collect())
             .collect()
     });
-    law(
+    let law = law(
         &points,
         resamples.as_deref(),
         meaning == Some(Meaning::Depth),
-    )
+    )?;
+    Some(SweepLaw { law, per_byte })
 }
 
 /// A record's standard error per element: from its 95 % interval, else

@@ -149,7 +149,10 @@ fn records_of_a_byte_sweep_are_fitted_per_input_with_resamples() {
         })
         .collect();
     let refs: Vec<&Record> = records.iter().collect();
-    let l = of_records(&refs, "bytes").expect("a law");
+    let sweep = of_records(&refs, "bytes").expect("a law");
+    // Drawn per byte: 0.02 + 12 / n ns.
+    assert!((sweep.per_element_ns(1024.0) / (0.02 + 12.0 / 1024.0) - 1.0).abs() < 0.05);
+    let l = sweep.law;
     assert_eq!(l.fit.class, Class::Linear, "{}", l.line());
     assert!((l.fit.b / 0.02 - 1.0).abs() < 0.05, "{}", l.line());
     let agreed = l.agreed.expect("resamples");

@@ -119,6 +119,7 @@ pub fn render(
                 size,
                 // The history page prints its own table of every commit.
                 table: None,
+                laws: Vec::new(),
             },
             columns,
             spans: figure.spans(),

@@ -11,6 +11,7 @@
 mod ab;
 mod decisions;
 mod footer;
+mod growth;
 mod heatmaps;
 mod levels;
 mod setup;

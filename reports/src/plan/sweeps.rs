@@ -4,6 +4,7 @@
 //! whiskers); for every other quantity, its value. One line per (variant,
 //! series group).
 
+use super::growth;
 use super::{
     Estimate, Planned, PlannedChart, Quantity, Throughput, element, ns, ok_median, slug,
     speedup_estimate, time_estimate,
@@ -86,6 +87,7 @@ fn lines(
                 marker: vi,
                 dash,
                 points,
+                fitted: Vec::new(),
             });
         }
     }
@@ -101,11 +103,12 @@ fn lines(
             "variant".to_owned()
         },
         series,
+        laws: Vec::new(),
     }
 }
 
 /// A line's name: its variant, and its group where groups differ.
-fn label(naming: &Naming<'_>, variant: &str, g: usize) -> String {
+pub(super) fn label(naming: &Naming<'_>, variant: &str, g: usize) -> String {
     if naming.any() {
         format!("{variant} · {}", naming.label(g))
     } else {
@@ -166,7 +169,13 @@ fn time_lines(
                 "median per input set, by {param}; band: 95% interval (min–max if too few samples); lower is better"
             ),
             y_title: format!("time ({}/{el})", unit.symbol),
-            ..lines(view, param, on, |r, _| time_estimate(r, |t| t / unit.ns))
+            ..growth::with_laws(
+                view,
+                param,
+                &on,
+                unit.ns,
+                lines(view, param, &on, |r, _| time_estimate(r, |t| t / unit.ns)),
+            )
         }),
     }
 }

@@ -147,12 +147,12 @@ fn draw_charts(
                 planned.stem = format!("{stem}-{n}");
             }
             let (stem, footer) = (&planned.stem, &footer);
-            let (size, table) = match &planned.figure {
-                Planned::Bars(f) => (save(f, footer, out, stem)?, f.table()),
-                Planned::Lines(f) => (save(f, footer, out, stem)?, f.table()),
-                Planned::Heat(f) => (save(f, footer, out, stem)?, f.table()),
-                Planned::Ab(f) => (save(f, footer, out, stem)?, f.table()),
-                Planned::Decision(f) => (save(f, footer, out, stem)?, f.table()),
+            let (size, table, laws) = match &planned.figure {
+                Planned::Bars(f) => (save(f, footer, out, stem)?, f.table(), f.laws()),
+                Planned::Lines(f) => (save(f, footer, out, stem)?, f.table(), f.laws()),
+                Planned::Heat(f) => (save(f, footer, out, stem)?, f.table(), f.laws()),
+                Planned::Ab(f) => (save(f, footer, out, stem)?, f.table(), f.laws()),
+                Planned::Decision(f) => (save(f, footer, out, stem)?, f.table(), f.laws()),
             };
             charts.push(ChartFile {
                 workload: view.name.clone(),
@@ -163,6 +163,7 @@ fn draw_charts(
                 png: format!("{}.png", planned.stem),
                 size,
                 table,
+                laws,
             });
         }
     }

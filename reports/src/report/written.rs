@@ -26,6 +26,9 @@ pub struct ChartFile {
     pub size: (u32, u32),
     /// The figures it draws, printed beneath it.
     pub table: Option<FigureTable>,
+    /// The growth law of each line of a size sweep's time chart, one
+    /// sentence each (`popcnt: O(n), …`).
+    pub laws: Vec<String>,
 }
 
 /// A written report.

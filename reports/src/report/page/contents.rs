@@ -45,6 +45,9 @@ pub(super) const FLAMEGRAPHS: &str = "Where each counted record spends its instr
      instructions of its function and what it calls from there; recursion \
      shows as one frame.";
 
+/// The line that introduces a chart's growth laws.
+pub(super) const LAWS: &str = "Growth laws of the time per input (fitted to a + b·g(n); how a law is chosen and how far to trust it: bitbench's docs/report.md, *How cost grows*):";
+
 /// The line that introduces a chart's table of figures.
 pub(super) fn figures_sentence(t: &FigureTable) -> String {
     format!(

@@ -2,7 +2,7 @@
 //! in page order.
 
 use super::contents::{
-    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
+    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, LAWS, MARK, MAX_LISTED, build_line,
     commit, doubt_median, doubt_paragraph, figures_sentence, ipc_cell, level_cell, level_sentence,
     machine_line, seen_sentence, workload_cell,
 };
@@ -264,6 +264,14 @@ fn charts(charts: &[ChartFile]) -> String {
             w = c.size.0,
             hh = c.size.1,
         );
+        if !c.laws.is_empty() {
+            let items: String = c
+                .laws
+                .iter()
+                .map(|l| format!("<li>{}</li>", esc(l)))
+                .collect();
+            let _ = writeln!(h, "<p>{}</p>\n<ul class=\"laws\">{items}</ul>", esc(LAWS));
+        }
         if let Some(t) = &c.table {
             figures(&mut h, t);
         }

@@ -2,7 +2,7 @@
 //! page order.
 
 use super::contents::{
-    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, MARK, MAX_LISTED, build_line,
+    Contents, DOUBTS, FLAMEGRAPHS, IPC, IPC_INTRO, IPC_LEVELS, LAWS, MARK, MAX_LISTED, build_line,
     commit, doubt_median, doubt_paragraph, figures_sentence, ipc_cell, level_cell, level_sentence,
     machine_line, seen_sentence, workload_cell,
 };
@@ -205,6 +205,12 @@ fn charts(charts: &[ChartFile]) -> String {
             "\n![{}]({})\n\n{} ([SVG]({}))",
             c.title, c.png, c.caption, c.svg
         );
+        if !c.laws.is_empty() {
+            let _ = writeln!(m, "\n{LAWS}\n");
+            for law in &c.laws {
+                let _ = writeln!(m, "- {law}");
+            }
+        }
         if let Some(t) = &c.table {
             figures(&mut m, t);
         }
