@@ -68,6 +68,7 @@ mod fault;
 mod features;
 mod fuzz_replay;
 mod grid;
+mod growth;
 mod guard;
 mod history;
 mod isolated;

@@ -245,6 +245,7 @@ pub fn print_table(w: &dyn DynWorkload, records: &[Record], baseline: Option<&st
     print_preparation(w, records, &sets);
     print_allocations(w, records, &variants, &sets);
     print_counters(w, records, &variants, &sets);
+    crate::growth::print(w, records);
     print_problems(records);
     outln!();
 }
