@@ -364,6 +364,15 @@ impl Naming<'_> {
         self.parts(g).join(" · ")
     }
 
+    /// A line's name: its variant, and its group where groups differ.
+    pub fn line(&self, variant: &str, g: usize) -> String {
+        if self.any() {
+            format!("{variant} · {}", self.label(g))
+        } else {
+            variant.to_owned()
+        }
+    }
+
     /// What the parts of a label are, for an axis or a legend heading.
     pub fn heading(&self) -> &'static str {
         match (self.levels, self.sources) {

@@ -2,7 +2,6 @@
 //! each line's law in a sentence for the pages, and its fitted curve drawn
 //! thinly under the measured points, in the chart's unit.
 
-use super::sweeps::label;
 use crate::chart::lines::LineChart;
 use crate::dataset::WorkloadView;
 use crate::growth::of_records;
@@ -34,7 +33,7 @@ pub(super) fn with_laws(
             let Some(sweep) = of_records(&records, param) else {
                 continue;
             };
-            let name = label(&naming, v, g);
+            let name = naming.line(v, g);
             let Some(series) = chart.series.iter_mut().find(|s| s.label == name) else {
                 continue;
             };

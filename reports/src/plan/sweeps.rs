@@ -10,7 +10,7 @@ use super::{
     speedup_estimate, time_estimate,
 };
 use crate::chart::lines::{LineChart, Series};
-use crate::dataset::{Naming, SetKind, WorkloadView};
+use crate::dataset::{SetKind, WorkloadView};
 use crate::interval::geomean;
 use crate::meaning::Meaning;
 use crate::palette;
@@ -82,7 +82,7 @@ fn lines(
             }
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             series.push(Series {
-                label: label(&naming, v, g),
+                label: naming.line(v, g),
                 color: palette::variant(vi),
                 marker: vi,
                 dash,
@@ -104,15 +104,6 @@ fn lines(
         },
         series,
         laws: Vec::new(),
-    }
-}
-
-/// A line's name: its variant, and its group where groups differ.
-pub(super) fn label(naming: &Naming<'_>, variant: &str, g: usize) -> String {
-    if naming.any() {
-        format!("{variant} · {}", naming.label(g))
-    } else {
-        variant.to_owned()
     }
 }
 
