@@ -9,10 +9,6 @@ use super::measured::Measured;
 use super::tiers::{Tier, simplicity};
 use super::{Candidate, Cell, Figure, Spec};
 
-/// The most a simpler variant may be slower than the fastest, as a share
-/// of the fastest's median, and still win a tie on simplicity.
-pub const TIE_TOLERANCE: f64 = 0.02;
-
 /// Whether two figures' intervals overlap.
 fn overlap(a: &Figure, b: &Figure) -> bool {
     a.low <= b.high && b.low <= a.high
@@ -147,18 +143,10 @@ pub(super) fn cell(spec: &Spec, m: &Measured, tier: &Tier, regime: Option<f64>) 
             .enumerate()
             .all(|(i, &s)| overlap(fig(v, s), fig(chosen(i), s)))
     };
-    // A tie costs at most TIE_TOLERANCE: overlapping intervals alone
-    // let a variant 7 % slower win on simplicity.
-    let close = |v: usize| {
-        scenarios
-            .iter()
-            .zip(&fastest)
-            .all(|(&s, &f)| fig(v, s).median <= fig(f, s).median * (1.0 + TIE_TOLERANCE))
-    };
     let tie_set: Vec<usize> = candidates
         .iter()
         .copied()
-        .filter(|&v| tied_with(v, &|i| fastest[i]) && close(v))
+        .filter(|&v| tied_with(v, &|i| fastest[i]))
         .collect();
     let chosen = if tie_set.is_empty() {
         least(&candidates, &worst_loss)

@@ -6,11 +6,9 @@
 //! compares a written table with what newer results would decide. All
 //! three start from [`decide`]. The rules:
 //!
-//! - A variant is chosen only where its advantage is beyond its interval
-//!   and worth having: among the candidates whose 95 % intervals overlap
-//!   the fastest's and whose medians are within 2 % of it
-//!   ([`TIE_TOLERANCE`]), the simplest wins (fewest required features,
-//!   then the earliest listed).
+//! - A variant is chosen only where its advantage is beyond its interval:
+//!   among the candidates whose 95 % intervals overlap the fastest's, the
+//!   simplest wins (fewest required features, then the earliest listed).
 //! - A variant the workload's cost model rules out for a regime
 //!   ([`Spec::ruled_out`]) is never chosen there, and neither is one that
 //!   gave a wrong answer in any file.
@@ -31,7 +29,6 @@
 
 mod boundary;
 mod cell;
-pub use cell::TIE_TOLERANCE;
 mod decide;
 mod measured;
 mod shifts;
